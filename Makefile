@@ -1,0 +1,66 @@
+# Wake developer entry points. `make demo` and `make test` work on a fresh clone: each creates
+# the virtual environment (.venv) and installs the project on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+WAKE := $(BIN)/wake
+MORZE := fixtures/scenarios/morze
+GAMES := fixtures/games/morze
+
+.PHONY: install demo test browser lint bench fixtures verify-fixtures clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## the main job: load the bundled recorded games into the embedded store and replay one
+demo: $(STAMP)
+	$(WAKE) demo
+
+## the whole test suite (installs Debian's Chromium for the browser tests when it can)
+test: $(STAMP) browser
+	$(BIN)/pytest
+
+## headless Chromium from Debian's packages, for browser tests and PNG export
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium (Debian package) for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "note: chromium not found and cannot be installed here; browser tests will skip"; fi; }
+
+## benchmarks (not part of the test run): ratios measured in one run
+bench: $(STAMP)
+	$(BIN)/python -m tests.benchmarks.bench_viewer
+	$(BIN)/python -m tests.benchmarks.bench_store
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+verify-fixtures: $(STAMP)
+	$(WAKE) verify --strict $(GAMES)/*.wake.json
+
+## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
+fixtures: $(STAMP)
+	mkdir -p $(GAMES)
+	$(WAKE) record morze $(MORZE)/river_plate.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000001 -o $(GAMES)/river_plate-annihilation.wake.json
+	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000002 -o $(GAMES)/denmark_strait-turn_limit.wake.json
+	$(WAKE) record morze $(MORZE)/channel_skirmish.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000003 -o $(GAMES)/channel_skirmish.wake.json
+	$(WAKE) record morze $(MORZE)/convoy_battle.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000004 -o $(GAMES)/convoy_battle-large.wake.json
+	$(WAKE) record morze $(MORZE)/narvik_destroyers.json --physical \
+	  --dice-sheet fixtures/dice/narvik_destroyers.txt \
+	  --game-id 00000000-0000-4000-8000-000000000005 -o $(GAMES)/narvik_destroyers-physical.wake.json
+	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 2 \
+	  --game-id 00000000-0000-4000-8000-000000000006 -o $(GAMES)/denmark_strait-draw.wake.json
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
