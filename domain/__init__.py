@@ -1,0 +1,1 @@
+"""Wake engine: dice, events, game aggregate, rulesets, store, record format and CLI."""

@@ -1,0 +1,194 @@
+"""Throw dice for a rule and record the result as a ``DiceRolled`` event with exact odds.
+
+These helpers join the rules-free dice module to the event model: a ruleset says what is rolled,
+against what, under which rule and with which modifiers; the helper throws the dice from the game's
+dice source and returns the event, odds included. Nothing here knows any particular rule system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from domain.dice import (
+    DiceSource,
+    Distribution,
+    Expr,
+    Modifier,
+    apply_modifiers,
+    expected,
+    modified_distribution,
+    p_at_least,
+    p_event,
+    p_greater,
+    parse,
+    throw,
+)
+from domain.events import DiceRolled, ModifierRecord, RollRecord
+
+
+def _expr(expression: Expr | str) -> Expr:
+    return parse(expression) if isinstance(expression, str) else expression
+
+
+def _throw(
+    dice: DiceSource,
+    expr: Expr,
+    side: str | None,
+    modifiers: Sequence[Modifier],
+    floor: int | None,
+) -> RollRecord:
+    faces, natural = throw(expr, dice)
+    return RollRecord(
+        side=side,
+        expression=str(expr),
+        faces=list(faces),
+        natural=natural,
+        modifiers=[ModifierRecord(value=m.value, rule=m.rule, reason=m.reason) for m in modifiers],
+        floor=floor,
+        total=apply_modifiers(natural, modifiers, floor),
+    )
+
+
+def _frac(value: Fraction | int) -> str:
+    return str(Fraction(value))
+
+
+def target_roll(
+    dice: DiceSource,
+    *,
+    expression: Expr | str,
+    target: int,
+    side: str | None,
+    purpose: str,
+    rule: str,
+    subject: str | None = None,
+    target_unit: str | None = None,
+    modifiers: Sequence[Modifier] = (),
+    floor: int | None = None,
+) -> DiceRolled:
+    """Roll ``expression`` needing a total of at least ``target`` (a "4+" roll)."""
+    expr = _expr(expression)
+    first = dice.position
+    roll = _throw(dice, expr, side, modifiers, floor)
+    dist = modified_distribution(expr, modifiers, floor)
+    p = p_at_least(dist, target)
+    ok = roll.total >= target
+    return DiceRolled(
+        purpose=purpose,
+        rule=rule,
+        subject=subject,
+        target=target_unit,
+        first_die=first,
+        roll=roll,
+        comparison="at_least",
+        compared_with=target,
+        outcome="success" if ok else "failure",
+        success=ok,
+        p_success=_frac(p),
+        p_outcome=_frac(p if ok else 1 - p),
+        value="1" if ok else "0",
+        expected=_frac(p),
+    )
+
+
+def opposed_roll(
+    dice: DiceSource,
+    *,
+    actor: Expr | str,
+    opponent: Expr | str,
+    side: str | None,
+    opponent_side: str | None,
+    purpose: str,
+    rule: str,
+    subject: str | None = None,
+    target_unit: str | None = None,
+    actor_modifiers: Sequence[Modifier] = (),
+    opponent_modifiers: Sequence[Modifier] = (),
+    floor: int | None = None,
+    tie_label: str | None = None,
+) -> DiceRolled:
+    """Opposed roll: the actor succeeds only with a strictly greater total (ties fail).
+
+    With ``tie_label`` a tie is reported as its own outcome (e.g. an initiative roll to repeat):
+    ``success`` is None and ``value`` equals ``expected``, so the tie counts as neither luck.
+    """
+    a_expr, o_expr = _expr(actor), _expr(opponent)
+    first = dice.position
+    a_roll = _throw(dice, a_expr, side, actor_modifiers, floor)
+    o_roll = _throw(dice, o_expr, opponent_side, opponent_modifiers, floor)
+    a_dist = modified_distribution(a_expr, actor_modifiers, floor)
+    o_dist = modified_distribution(o_expr, opponent_modifiers, floor)
+    p_win = p_greater(a_dist, o_dist)
+    p_lose = p_greater(o_dist, a_dist)
+    win = a_roll.total > o_roll.total
+    tie = a_roll.total == o_roll.total
+    neutral = tie and tie_label is not None  # a tie to be rolled again favours nobody
+    if neutral:
+        outcome, p_out = tie_label, 1 - p_win - p_lose
+    elif win:
+        outcome, p_out = "success", p_win
+    else:
+        outcome, p_out = "failure", (1 - p_win) if tie_label is None else p_lose
+    return DiceRolled(
+        purpose=purpose,
+        rule=rule,
+        subject=subject,
+        target=target_unit,
+        first_die=first,
+        roll=a_roll,
+        opposed_by=o_roll,
+        comparison="greater_than",
+        compared_with=o_roll.total,
+        outcome=outcome,
+        success=None if neutral else win,
+        p_success=_frac(p_win),
+        p_outcome=_frac(p_out),
+        value=_frac(p_win) if neutral else ("1" if win else "0"),
+        expected=_frac(p_win),
+    )
+
+
+def table_roll(
+    dice: DiceSource,
+    *,
+    expression: Expr | str,
+    table: Callable[[int], tuple[str, int]],
+    side: str | None,
+    purpose: str,
+    rule: str,
+    subject: str | None = None,
+    target_unit: str | None = None,
+    modifiers: Sequence[Modifier] = (),
+    floor: int | None = None,
+) -> DiceRolled:
+    """Roll and read a table: ``table(total)`` gives (outcome label, numeric value).
+
+    ``p_outcome`` is the chance of that label; ``expected`` the mean value over all totals.
+    """
+    expr = _expr(expression)
+    first = dice.position
+    roll = _throw(dice, expr, side, modifiers, floor)
+    dist: Distribution = modified_distribution(expr, modifiers, floor)
+    label, value = table(roll.total)
+    p_label = p_event(dist, lambda total: table(total)[0] == label)
+    values: Distribution = {}
+    for total, p in dist.items():
+        v = table(total)[1]
+        values[v] = values.get(v, Fraction(0)) + p
+    return DiceRolled(
+        purpose=purpose,
+        rule=rule,
+        subject=subject,
+        target=target_unit,
+        first_die=first,
+        roll=roll,
+        comparison="table",
+        compared_with=None,
+        outcome=label,
+        success=None,
+        p_success=None,
+        p_outcome=_frac(p_label),
+        value=str(value),
+        expected=_frac(expected(values)),
+    )

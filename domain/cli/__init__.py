@@ -1,0 +1,1 @@
+"""The ``wake`` command-line interface."""

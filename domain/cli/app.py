@@ -1,0 +1,654 @@
+"""``wake``: start, play, record, import, export, inspect and verify games.
+
+Every command that touches the store takes ``--store`` (or ``WAKE_STORE``); the default is an
+embedded SQLite file. Refused orders and bad files exit non-zero with a message naming the problem
+(and the rule, for illegal orders) and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from domain.aggregate import Game
+from domain.cli import render
+from domain.dice import ScriptedDice
+from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
+from domain.errors import RecordDivergence, ScenarioError, WakeError
+from domain.record import read_record_file, verify_record, write_record
+from domain.ruleset import get_ruleset, known_rulesets
+from domain.store import GameStore, store_location
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Wake: event-sourced naval wargames - play, record, replay, verify.",
+)
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
+REPO_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+MAX_BOT_COMMANDS = 200_000
+
+
+def _fail(exc: WakeError, code: int = 2) -> None:
+    rule = f" [{exc.rule}]" if exc.rule else ""
+    typer.echo(f"error ({exc.code}){rule}: {exc.message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _errors(code: int = 2) -> Iterator[None]:
+    try:
+        yield
+    except WakeError as exc:
+        _fail(exc, code)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+        console=render.Console(stderr=True),
+    )
+
+
+def _say(progress: Progress, text: str) -> None:
+    """A plain line above the progress bar (no markup, no wrapping)."""
+    progress.console.print(text, markup=False, soft_wrap=True)
+
+
+def _load_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"cannot read {what} {path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{what} {path} is not valid JSON: {exc}") from exc
+
+
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ScenarioError(f"option {pair!r} must look like name=value")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def _read_commands(path: Path) -> list[CommandEnvelope]:
+    """A command file: one JSON object per line ({"side", "command", "dice"}); # comments."""
+    envelopes = []
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except OSError as exc:
+        raise ScenarioError(f"cannot read command file {path}: {exc.strerror}") from exc
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            envelopes.append(CommandEnvelope.model_validate_json(text))
+        except ValueError as exc:
+            raise ScenarioError(f"{path}:{number}: not a command envelope: {exc}") from exc
+    return envelopes
+
+
+def _make_header(
+    ruleset: str,
+    scenario: Path,
+    seed: int | None,
+    physical: bool,
+    options: list[str],
+    classes: Path | None,
+    title: str,
+    game_id: str | None,
+) -> Any:
+    data = _load_json(scenario, "scenario")
+    if classes is not None:
+        data["classes"] = _load_json(classes, "class table")
+    if physical and seed is not None:
+        raise ScenarioError("choose either --seed or --physical")
+    if not physical and seed is None:
+        seed = uuid.uuid4().int % (2**31)
+    return header_for(
+        ruleset,
+        data,
+        game_id=game_id or str(uuid.uuid4()),
+        seed=seed,
+        options=_parse_options(options),
+        title=title,
+    )
+
+
+def _read_sheet(path: Path) -> list[int]:
+    """A scribe's dice sheet: faces in the order they were rolled, separated by spaces/commas."""
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read dice sheet {path}: {exc.strerror}") from exc
+    words = [
+        w
+        for line in text.splitlines()
+        if not line.lstrip().startswith("#")
+        for w in line.replace(",", " ").split()
+    ]
+    try:
+        return [int(w) for w in words]
+    except ValueError as exc:
+        raise ScenarioError(f"dice sheet {path}: not a list of faces ({exc})") from exc
+
+
+def _play(
+    session: Session,
+    commands: list[CommandEnvelope] | None,
+    bots: bool,
+    max_commands: int = MAX_BOT_COMMANDS,
+    sheet: list[int] | None = None,
+) -> None:
+    if sheet is not None and session.header.dice.mode != "physical":
+        raise ScenarioError("a dice sheet needs a physical-dice game (--physical)")
+    dice = ScriptedDice(sheet, start=session.state.dice_position) if sheet is not None else None
+    with _progress() as progress:
+        if commands is not None:
+            task = progress.add_task("playing orders", total=len(commands))
+            for envelope in commands:
+                session.submit(envelope)
+                progress.advance(task)
+        if bots:
+            task = progress.add_task("bots playing", total=None)
+            for _ in range(max_commands):
+                if session.submit_bot(dice) is None:
+                    break
+                progress.advance(task)
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rule systems this engine has."""
+    for rid in known_rulesets():
+        meta = get_ruleset(rid).meta
+        hidden = ", ".join(meta.hidden_information) or "none"
+        typer.echo(
+            f"{meta.id:10} {meta.name} {meta.version}: {meta.board_kind} board, "
+            f"{meta.min_sides}-{meta.max_sides} sides, hidden: {hidden}; rules "
+            f"{meta.rule_prefix}-*"
+        )
+
+
+@app.command()
+def start(
+    ruleset: str,
+    scenario: Path,
+    seed: Annotated[int | None, typer.Option(help="seed for computer dice")] = None,
+    physical: Annotated[bool, typer.Option(help="dice are rolled at the table")] = False,
+    option: Annotated[list[str] | None, typer.Option(help="ruleset option name=value")] = None,
+    classes: Annotated[Path | None, typer.Option(help="your own class table (JSON)")] = None,
+    title: str = "",
+    store: StoreOpt = None,
+) -> None:
+    """Start a game from a scenario file; prints its id."""
+    with _errors():
+        header = _make_header(ruleset, scenario, seed, physical, option or [], classes, title, None)
+        GameStore(store).create_game(header)
+    typer.echo(header.game_id)
+
+
+@app.command()
+def play(
+    game_id: str,
+    commands: Annotated[Path | None, typer.Option(help="command file (JSON lines)")] = None,
+    bots: Annotated[bool | None, typer.Option(help="bots play every side")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Play a stored game on: bots against bots, or the orders of a command file."""
+    with _errors():
+        st = GameStore(store)
+        header, facts = st.facts(game_id)
+        session = Session(header, facts)
+        known = len(session.facts)
+        envelopes = _read_commands(commands) if commands else None
+        try:
+            _play(session, envelopes, bots if bots is not None else envelopes is None)
+        finally:
+            new = session.facts[known:]
+            if new:
+                game: Game = st.repository.get(uuid.UUID(game_id))
+                game.record(new)
+                st.save(game)
+        typer.echo(
+            f"{game_id}: {len(session.facts) - known} new events; {st.summary(game_id).result}"
+        )
+
+
+@app.command()
+def record(
+    ruleset: str,
+    scenario: Path,
+    output: Annotated[Path, typer.Option("-o", "--output", help="record file to write")],
+    seed: Annotated[int | None, typer.Option(help="seed for computer dice")] = None,
+    physical: Annotated[bool, typer.Option(help="dice faces come with the orders")] = False,
+    commands: Annotated[Path | None, typer.Option(help="command file (JSON lines)")] = None,
+    bots: Annotated[
+        bool | None, typer.Option(help="bots play (default without --commands)")
+    ] = None,
+    option: Annotated[list[str] | None, typer.Option(help="ruleset option name=value")] = None,
+    classes: Annotated[Path | None, typer.Option(help="your own class table (JSON)")] = None,
+    title: str = "",
+    game_id: Annotated[str | None, typer.Option(help="fixed game id (UUID)")] = None,
+    dice_sheet: Annotated[
+        Path | None, typer.Option(help="physical faces in rolling order, used by the bots' orders")
+    ] = None,
+) -> None:
+    """Play a whole game in memory and write its record (how fixtures are made)."""
+    with _errors():
+        header = _make_header(
+            ruleset, scenario, seed, physical, option or [], classes, title, game_id
+        )
+        session = Session(header)
+        envelopes = _read_commands(commands) if commands else None
+        sheet = _read_sheet(dice_sheet) if dice_sheet else None
+        _play(session, envelopes, bots if bots is not None else envelopes is None, sheet=sheet)
+        write_record(header, session.facts, output)
+    result = session.state.result
+    outcome = f"{result.winner or 'draw'} ({result.reason})" if result else "in progress"
+    typer.echo(f"{output}: {len(session.facts)} events, {session.state.commands} orders, {outcome}")
+
+
+@app.command()
+def submit(
+    game_id: str,
+    command: Annotated[str, typer.Argument(help='order as JSON, e.g. {"type": "end_movement"}')],
+    side: Annotated[str | None, typer.Option(help="side giving the order")] = None,
+    dice: Annotated[str | None, typer.Option(help="physical dice faces, e.g. 3,10,7")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Submit one order; prints the events it caused (a refused order appends nothing)."""
+    with _errors():
+        try:
+            body = json.loads(command)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(f"the order is not valid JSON: {exc}") from exc
+        faces = [int(f) for f in dice.split(",")] if dice else None
+        st = GameStore(store)
+        facts = st.submit(game_id, CommandEnvelope(side=side, command=body, dice=faces))
+        state = st.state(game_id, at_event=facts[0].seq - 1)
+        for fact in facts:
+            typer.echo(render.log_line(state, fact))
+            state = apply_fact(state, fact, check=False)
+
+
+@app.command("import")
+def import_(
+    files: list[Path],
+    strict: Annotated[bool, typer.Option(help="require canonical fixture form")] = False,
+    skip_existing: Annotated[bool, typer.Option(help="skip games already stored")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Import record files into the store; each is verified first, a bad file changes nothing."""
+    st = GameStore(store)
+    existing = set(st.game_ids()) if skip_existing else set()
+    failed = 0
+    with _progress() as progress:
+        task = progress.add_task("importing", total=len(files))
+        for path in files:
+            try:
+                rec = read_record_file(path, strict=strict)
+                if rec.header.game_id in existing:
+                    _say(progress, f"{path}: already stored as {rec.header.game_id}")
+                    continue
+                verify_record(rec)
+                st.import_game(rec.header, rec.events)
+                _say(progress, f"{path}: imported as {rec.header.game_id}")
+            except WakeError as exc:
+                failed += 1
+                _say(progress, f"{path}: error ({exc.code}): {exc}")
+            finally:
+                progress.advance(task)
+    if failed:
+        raise typer.Exit(2)
+
+
+@app.command()
+def export(
+    game_id: str,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="file (default stdout)")
+    ] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Export a stored game as a record file."""
+    with _errors():
+        header, facts = GameStore(store).facts(game_id)
+        text = write_record(header, facts, output)
+    if output is None:
+        sys.stdout.write(text)
+
+
+@app.command("list")
+def list_(store: StoreOpt = None) -> None:
+    """List stored games."""
+    st = GameStore(store)
+    table = render.Table(title=f"games in {store_location(store)}")
+    for col in ("game id", "ruleset", "scenario", "sides", "dice", "events", "turn", "result"):
+        table.add_column(col)
+    for gid in st.game_ids():
+        s = st.summary(gid)
+        table.add_row(
+            s.game_id,
+            s.ruleset,
+            s.scenario,
+            " v ".join(s.sides),
+            s.dice,
+            str(s.events),
+            str(s.turn),
+            s.result,
+        )
+    render.console().print(table)
+
+
+def _state_at(st: GameStore, game_id: str, event: int | None, turn: int | None) -> GameState:
+    if turn is None:
+        return st.state(game_id, event)
+    header, facts = st.facts(game_id)
+    state = new_game(header)
+    chosen = state
+    for fact in facts:
+        state = apply_fact(state, fact, check=False)
+        t = state.ruleset.read_model(state.rules).turn
+        if t == turn:
+            chosen = state
+        elif t > turn:
+            break
+    if chosen.seq == 0 and turn != 1:
+        raise WakeError(f"the game never reached turn {turn}")
+    return chosen
+
+
+@app.command()
+def show(
+    game_id: str,
+    event: Annotated[int | None, typer.Option(help="state after this event (0 = start)")] = None,
+    turn: Annotated[int | None, typer.Option(help="state at the end of this turn")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="read model as JSON")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Show the state at any event or turn (table or JSON)."""
+    with _errors():
+        st = GameStore(store)
+        state = _state_at(st, game_id, event, turn)
+        view = state.ruleset.read_model(state.rules)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {"game_id": game_id, "event": state.seq, "view": view.model_dump(mode="json")},
+                indent=1,
+            )
+        )
+    else:
+        render.console().print(render.state_table(view, state.seq))
+
+
+@app.command()
+def log(
+    game_id: str,
+    start_at: Annotated[int, typer.Option("--from", help="first event")] = 1,
+    stop_at: Annotated[int | None, typer.Option("--to", help="last event")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Print the log, one line an event (* marks automatic events)."""
+    with _errors():
+        header, facts = GameStore(store).facts(game_id)
+    state = new_game(header)
+    for fact in facts:
+        if start_at <= fact.seq and (stop_at is None or fact.seq <= stop_at):
+            typer.echo(render.log_line(state, fact))
+        state = apply_fact(state, fact, check=False)
+
+
+@app.command()
+def explain(game_id: str, event: int, store: StoreOpt = None) -> None:
+    """Explain one event: the order behind it, dice, modifiers with rule IDs, odds."""
+    with _errors():
+        st = GameStore(store)
+        _, facts = st.facts(game_id)
+        if not 1 <= event <= len(facts):
+            raise WakeError(f"the game has events 1..{len(facts)}, not {event}")
+        before = st.state(game_id, event - 1)
+    for line in render.explain(before, facts, event - 1):
+        typer.echo(line)
+
+
+@app.command()
+def verify(
+    files: list[Path],
+    strict: Annotated[bool, typer.Option(help="require canonical fixture form")] = False,
+) -> None:
+    """Re-run record files through the engine; report the first differing event."""
+    failed = 0
+    with _progress() as progress:
+        for path in files:
+            task = progress.add_task(f"verifying {path.name}", total=None)
+            try:
+                rec = read_record_file(path, strict=strict)
+                progress.update(task, total=len(rec.events))
+
+                def advance(done: int, total: int, t: TaskID = task) -> None:
+                    progress.update(t, completed=done)
+
+                report = verify_record(rec, progress=advance)
+                _say(
+                    progress,
+                    f"{path}: OK - {report.events} events, "
+                    f"{report.commands} orders, {report.result}",
+                )
+            except RecordDivergence as exc:
+                failed += 1
+                _say(progress, f"{path}: DIVERGES - {exc.message}")
+            except WakeError as exc:
+                failed += 1
+                _say(progress, f"{path}: INVALID ({exc.code}) - {exc}")
+            progress.remove_task(task)
+    if failed:
+        typer.echo(f"{failed} of {len(files)} record(s) failed", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def legal(
+    game_id: str, side: Annotated[str | None, typer.Option()] = None, store: StoreOpt = None
+) -> None:
+    """List legal orders for a side now (moves on a continuous board are a sample)."""
+    with _errors():
+        state = GameStore(store).state(game_id)
+    for cmd in state.ruleset.legal_commands(state.rules, side):
+        typer.echo(json.dumps(cmd.model_dump(mode="json")))
+
+
+@app.command()
+def simulate(
+    ruleset: str,
+    scenario: Path,
+    games: Annotated[int, typer.Option("-n", "--games", help="number of bot games")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the first game (game k: seed + k)")] = 1,
+    workers: Annotated[int, typer.Option(help="processes (0 = one per CPU)")] = 0,
+    option: Annotated[list[str] | None, typer.Option(help="ruleset option name=value")] = None,
+    classes: Annotated[Path | None, typer.Option(help="your own class table (JSON)")] = None,
+    save: Annotated[bool, typer.Option(help="also store every game")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Play N bot games in parallel and report outcome statistics."""
+    from domain.simulate import simulate as run
+    from domain.simulate import summarise
+
+    with _errors():
+        data = _load_json(scenario, "scenario")
+        if classes is not None:
+            data["classes"] = _load_json(classes, "class table")
+        options = _parse_options(option or [])
+        probe = header_for(ruleset, data, game_id=str(uuid.uuid4()), seed=seed, options=options)
+        with _progress() as progress:
+            task = progress.add_task(f"simulating {games} games", total=games)
+            outcomes = run(
+                ruleset,
+                data,
+                games,
+                options=options,
+                base_seed=seed,
+                workers=workers,
+                keep_logs=save,
+                progress=lambda k: progress.advance(task, k),
+            )
+        if save:
+            st = GameStore(store)
+            for outcome in outcomes:
+                assert outcome.header is not None and outcome.facts is not None
+                st.import_game(outcome.header, outcome.facts)
+    sides = [s.id for s in probe.sides]
+    summary = summarise(outcomes, sides)
+    con = render.console()
+    table = render.Table(
+        title=f"{games} games of {probe.scenario_id} ({ruleset}), seeds {seed}..{seed + games - 1}"
+    )
+    for col in ("outcome", "games", "rate", "95% CI (Wilson)", "mean VP"):
+        table.add_column(col)
+    for key in [*sides, "draw", "unfinished"]:
+        if key not in sides and not summary.wins.get(key):
+            continue
+        rate, low, high = summary.rate(key)
+        vp = f"{summary.mean_vp[key]:.2f}" if key in summary.mean_vp else ""
+        table.add_row(
+            f"{key} wins" if key in sides else key,
+            str(summary.wins.get(key, 0)),
+            f"{rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            vp,
+        )
+    con.print(table)
+    con.print(f"mean turns {summary.mean_turns:.2f}, mean events {summary.mean_events:.0f}")
+    by_class = render.Table(title="by unit class (per game)")
+    for col in ("class", "mean damage taken", "share lost"):
+        by_class.add_column(col)
+    for kind, damage in summary.mean_damage_by_class.items():
+        by_class.add_row(kind, f"{damage:.2f}", f"{summary.loss_rate_by_class[kind]:.1%}")
+    con.print(by_class)
+    if save:
+        typer.echo(f"stored {len(outcomes)} games in {st.location}")
+
+
+@app.command()
+def view(
+    target: Annotated[
+        str | None, typer.Argument(help="game id in the store, or a record file")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="port on 127.0.0.1 (default 8501)")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Open the replay viewer (Streamlit) on a stored game or a record file."""
+    from viewer.launch import run_viewer
+
+    app_args = ["--store", store_location(store)]
+    if target is not None:
+        path = Path(target)
+        app_args += ["--record", str(path)] if path.exists() else ["--game", target]
+    raise typer.Exit(run_viewer(app_args, port))
+
+
+def _load_bundled(st: GameStore, files: list[Path]) -> None:
+    existing = set(st.game_ids())
+    with _progress() as progress:
+        task = progress.add_task("loading bundled games", total=len(files))
+        for path in files:
+            rec = read_record_file(path, strict=True)
+            if rec.header.game_id not in existing:
+                verify_record(rec)
+                st.import_game(rec.header, rec.events)
+            progress.advance(task)
+
+
+def _replay_in_terminal(path: Path) -> None:
+    rec = read_record_file(path)
+    con = render.console()
+    con.rule(f"replaying {path.name}")
+    state = new_game(rec.header)
+    last_turn = state.ruleset.read_model(state.rules).turn
+    for fact in rec.events:
+        state = apply_fact(state, fact, check=False)
+        view = state.ruleset.read_model(state.rules)
+        if fact.topic.endswith("CommandIssued/1"):
+            continue
+        if "DiceRolled" not in fact.topic and "Moved" not in fact.topic:
+            con.print(render.log_line(state, fact), markup=False)
+        if view.turn != last_turn or state.result is not None:
+            con.print(render.state_table(view, state.seq))
+            last_turn = view.turn
+    typer.echo(
+        f"replayed {len(rec.events)} events; explain any with "
+        f"`wake explain {rec.header.game_id} EVENT`"
+    )
+
+
+@app.command()
+def demo(
+    fixtures: Annotated[Path, typer.Option(help="folder of bundled records")] = REPO_FIXTURES,
+    game: Annotated[
+        str, typer.Option(help="record file name to open first")
+    ] = "river_plate-annihilation.wake.json",
+    terminal: Annotated[
+        bool, typer.Option(help="replay in the terminal instead of the viewer")
+    ] = False,
+    port: Annotated[int | None, typer.Option(help="viewer port (default 8501)")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Load the bundled recorded games into the store, then open the viewer on one
+    (or replay it in the terminal with --terminal)."""
+    files = sorted((fixtures / "games").rglob("*.wake.json"))
+    if not files:
+        typer.echo(f"no records under {fixtures / 'games'}", err=True)
+        raise typer.Exit(2)
+    st = GameStore(store)
+    with _errors():
+        _load_bundled(st, files)
+        chosen = next((p for p in files if p.name == game), files[0])
+        game_id = read_record_file(chosen).header.game_id
+    typer.echo(f"{len(files)} recorded games in {st.location}")
+    list_(store)
+    if terminal:
+        _replay_in_terminal(chosen)
+        return
+    from viewer.launch import run_viewer
+
+    raise typer.Exit(run_viewer(["--store", st.location, "--game", game_id], port))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+"""The pure game engine: a game is its header plus a hash-chained list of facts.
+
+``execute`` turns one order into facts (validating through the ruleset's ``decide`` and throwing
+dice from the game's source); ``apply_fact`` folds one fact into the state through ``evolve``.
+Replay is a fold over stored facts and never throws dice. The eventsourcing aggregate and the record
+format both sit on top of this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.canonical import canonical_json, sha256_hex
+from domain.dice import (
+    CustomDie,
+    DiceError,
+    DiceExhausted,
+    DiceSource,
+    Die,
+    ScriptedDice,
+    SeededDice,
+)
+from domain.errors import DiceMismatch, GameOver, InvalidCommand, RecordError, WakeError
+from domain.events import (
+    ENGINE_EVENTS,
+    CommandIssued,
+    DomainEvent,
+    EventRegistry,
+    GameEnded,
+    dice_end,
+)
+from domain.header import DiceSpec, GameHeader, RulesetRef, SideSpec
+from domain.ruleset import Ruleset, get_ruleset
+
+
+class Fact(BaseModel):
+    """One stored event: its place in the log, the order that caused it, and its chain digest."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seq: int  # 1-based position in the game's log
+    command: int | None  # index of the order that caused it
+    topic: str
+    automatic: bool
+    payload: dict[str, Any]
+    digest: str
+
+
+class CommandEnvelope(BaseModel):
+    """An order as submitted: the side giving it, the command's JSON, physical dice faces."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: str | None = None
+    command: dict[str, Any]
+    dice: list[int] | None = Field(default=None, description="faces entered from physical dice")
+
+
+def fact_digest(
+    previous: str, seq: int, command: int | None, topic: str, automatic: bool, payload: Any
+) -> str:
+    """Digest of one fact, chained to the digest before it."""
+    body = {
+        "seq": seq,
+        "command": command,
+        "topic": topic,
+        "automatic": automatic,
+        "payload": payload,
+    }
+    return sha256_hex(previous.encode("ascii"), canonical_json(body))
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Engine-level state: the ruleset's state plus counters shared by every ruleset."""
+
+    header: GameHeader
+    rules: Any
+    seq: int
+    commands: int
+    dice_position: int
+    head: str
+    result: GameEnded | None
+
+    @property
+    def ruleset(self) -> Ruleset[Any, Any]:
+        return get_ruleset(self.header.ruleset.id)
+
+
+@cache
+def registry_for(ruleset_id: str) -> EventRegistry:
+    """Every topic a game of ``ruleset_id`` may contain."""
+    return ENGINE_EVENTS.merged(get_ruleset(ruleset_id).events)
+
+
+def new_game(header: GameHeader) -> GameState:
+    """The state of a game before its first fact.
+
+    Raises:
+        UnknownRuleset: the header names a ruleset this engine does not have.
+        RecordError: the header was made by another version of the ruleset.
+    """
+    ruleset = get_ruleset(header.ruleset.id)
+    if header.ruleset.version != ruleset.meta.version:
+        raise RecordError(
+            f"game was recorded with {header.ruleset.id} {header.ruleset.version}; "
+            f"this engine has {ruleset.meta.version}"
+        )
+    return GameState(
+        header=header,
+        rules=ruleset.initial_state(header),
+        seq=0,
+        commands=0,
+        dice_position=0,
+        head=header.genesis_digest(),
+        result=None,
+    )
+
+
+def decode(state: GameState, fact: Fact) -> DomainEvent:
+    """The domain event stored in ``fact``.
+
+    Raises:
+        RecordError: unknown topic or a payload that does not fit.
+    """
+    return registry_for(state.header.ruleset.id).load(fact.topic, fact.payload)
+
+
+def apply_event(state: GameState, event: DomainEvent, digest: str) -> GameState:
+    """Fold one decoded event into the state (``digest`` becomes the chain head)."""
+    rules = state.rules
+    commands = state.commands
+    result = state.result
+    if isinstance(event, CommandIssued):
+        commands = event.index + 1
+    else:
+        rules = state.ruleset.evolve(rules, event)
+        if isinstance(event, GameEnded):
+            result = event
+    end = dice_end(event)
+    return replace(
+        state,
+        rules=rules,
+        seq=state.seq + 1,
+        commands=commands,
+        dice_position=state.dice_position if end is None else end,
+        head=digest,
+        result=result,
+    )
+
+
+def apply_fact(state: GameState, fact: Fact, *, check: bool = True) -> GameState:
+    """Fold one stored fact into the state.
+
+    Raises:
+        RecordError: with ``check``, a fact out of sequence or whose digest does not match
+            its content and the chain (a tampered log).
+    """
+    if check:
+        if fact.seq != state.seq + 1:
+            raise RecordError(f"event {fact.seq} is out of sequence (expected {state.seq + 1})")
+        expected = fact_digest(
+            state.head, fact.seq, fact.command, fact.topic, fact.automatic, fact.payload
+        )
+        if expected != fact.digest:
+            raise RecordError(
+                f"event {fact.seq} ({fact.topic}): digest does not match its content "
+                "or the chain before it (the log was altered)"
+            )
+    return apply_event(state, decode(state, fact), fact.digest)
+
+
+def replay(header: GameHeader, facts: Iterable[Fact], *, check: bool = True) -> GameState:
+    """Rebuild a game's state from its facts; never throws dice."""
+    state = new_game(header)
+    for fact in facts:
+        state = apply_fact(state, fact, check=check)
+    return state
+
+
+def dice_source(state: GameState, envelope: CommandEnvelope) -> DiceSource:
+    """Where this order's dice come from: the seed (roll n = f(seed, n)) or entered faces.
+
+    Raises:
+        DiceMismatch: faces given to a seeded game.
+    """
+    spec = state.header.dice
+    if spec.mode == "seeded":
+        if envelope.dice:
+            raise DiceMismatch("this game uses seeded dice; do not enter physical dice faces")
+        assert spec.seed is not None
+        return SeededDice(spec.seed, start=state.dice_position)
+    return ScriptedDice(envelope.dice or [], start=state.dice_position)
+
+
+def execute(
+    state: GameState, envelope: CommandEnvelope, dice: DiceSource | None = None
+) -> list[Fact]:
+    """Decide one order and return its facts, chained after ``state``. ``state`` is unchanged.
+
+    Raises:
+        WakeError: the order is refused (invalid, illegal now, wrong side, game over, dice).
+    """
+    if state.result is not None:
+        raise GameOver("the game has ended; no more orders are accepted")
+    ruleset = state.ruleset
+    command = ruleset.parse_command(envelope.command)
+    if envelope.side is not None and envelope.side not in {s.id for s in state.header.sides}:
+        known = ", ".join(s.id for s in state.header.sides)
+        raise InvalidCommand(f"unknown side {envelope.side!r} (sides: {known})")
+    own = dice_source(state, envelope)
+    source = _Recording(dice if dice is not None else own)
+    try:
+        events = ruleset.decide(state.rules, envelope.side, command, source)
+    except DiceExhausted as exc:
+        raise DiceMismatch(f"not enough dice faces entered for this order: {exc}") from exc
+    except DiceError as exc:
+        raise DiceMismatch(str(exc)) from exc
+    if dice is None and isinstance(own, ScriptedDice) and own.remaining:
+        raise DiceMismatch(f"{own.remaining} dice face(s) entered but not needed by this order")
+    physical = state.header.dice.mode == "physical"
+    faces = list(source.consumed) if physical and source.consumed else None
+    issued = CommandIssued(
+        index=state.commands,
+        side=envelope.side,
+        command=command.model_dump(mode="json"),
+        dice=faces,
+    )
+    facts: list[Fact] = []
+    head, seq = state.head, state.seq
+    for event in [issued, *events]:
+        seq += 1
+        payload = event.payload()
+        automatic = event.AUTOMATIC
+        digest = fact_digest(head, seq, state.commands, event.TOPIC, automatic, payload)
+        facts.append(
+            Fact(
+                seq=seq,
+                command=state.commands,
+                topic=event.TOPIC,
+                automatic=automatic,
+                payload=payload,
+                digest=digest,
+            )
+        )
+        head = digest
+    return facts
+
+
+class _Recording:
+    """Passes draws through to a dice source and remembers the faces (physical games)."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.position = inner.position
+        self.consumed: list[int] = []
+
+    def draw(self, die: Die | CustomDie) -> int:
+        face = self.inner.draw(die)
+        self.position = self.inner.position
+        self.consumed.append(face)
+        return face
+
+
+class Session:
+    """A game in memory: state plus its facts, for play, simulation and verification."""
+
+    def __init__(self, header: GameHeader, facts: Iterable[Fact] = ()) -> None:
+        self.header = header
+        self.state = new_game(header)
+        self.facts: list[Fact] = []
+        for fact in facts:
+            self.state = apply_fact(self.state, fact)
+            self.facts.append(fact)
+
+    def submit(self, envelope: CommandEnvelope, dice: DiceSource | None = None) -> list[Fact]:
+        """Execute an order and keep its facts.
+
+        Raises:
+            WakeError: the order is refused; the session is unchanged.
+        """
+        facts = execute(self.state, envelope, dice)
+        state = self.state
+        for fact in facts:
+            state = apply_fact(state, fact, check=False)
+        self.state = state
+        self.facts.extend(facts)
+        return facts
+
+    def submit_bot(self, dice: DiceSource | None = None) -> list[Fact] | None:
+        """Let the bot give the next order for whoever is to act; None when nobody can act.
+
+        ``dice`` overrides the game's dice (e.g. a scribe's sheet of physical faces)."""
+        if self.state.result is not None:
+            return None
+        ruleset = self.state.ruleset
+        for side in ruleset.to_act(self.state.rules):
+            command = ruleset.bot_command(self.state.rules, side)
+            if command is not None:
+                return self.submit(
+                    CommandEnvelope(side=side, command=command.model_dump(mode="json")), dice
+                )
+        return None
+
+
+def header_for(
+    ruleset_id: str,
+    scenario: Mapping[str, Any],
+    *,
+    game_id: str,
+    seed: int | None,
+    options: Mapping[str, Any] | None = None,
+    title: str = "",
+    controllers: Mapping[str, str] | None = None,
+) -> GameHeader:
+    """Build a validated header for a new game (``seed=None`` means physical dice).
+
+    Raises:
+        UnknownRuleset, ScenarioError: bad ruleset id, scenario or options.
+    """
+
+    ruleset = get_ruleset(ruleset_id)
+    resolved = ruleset.resolve_scenario(scenario)
+    sides = [
+        SideSpec(id=sid, name=name, controller=(controllers or {}).get(sid, "human"))
+        for sid, name in ruleset.sides(resolved)
+    ]
+    return GameHeader(
+        game_id=game_id,
+        title=title or str(resolved.get("title", "")),
+        ruleset=RulesetRef(id=ruleset.meta.id, version=ruleset.meta.version),
+        scenario=resolved,
+        options=ruleset.resolve_options(options or {}),
+        dice=DiceSpec(mode="seeded", seed=seed) if seed is not None else DiceSpec(mode="physical"),
+        sides=sides,
+    )
+
+
+__all__ = [
+    "CommandEnvelope",
+    "Fact",
+    "GameState",
+    "Session",
+    "WakeError",
+    "apply_fact",
+    "execute",
+    "header_for",
+    "new_game",
+    "replay",
+]

@@ -1,0 +1,103 @@
+"""Typed errors of the Wake engine.
+
+Every error carries a stable ``code`` (for scripts and the CLI exit status), an optional ``rule``
+ID (for illegal orders) and a message that describes the situation. A command refused with any of
+these appends nothing to the game's log.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class WakeError(Exception):
+    """Base of every error the engine reports on purpose."""
+
+    code: ClassVar[str] = "error"
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        prefix = f"[{self.rule}] " if self.rule else ""
+        return f"{prefix}{self.message}"
+
+
+class InvalidCommand(WakeError):
+    """The command is malformed or names something that does not exist."""
+
+    code = "invalid"
+
+
+class IllegalCommand(WakeError):
+    """The command is well formed but the rules forbid it now."""
+
+    code = "illegal"
+
+
+class WrongPhase(IllegalCommand):
+    """The command belongs to another phase of the turn."""
+
+    code = "wrong_phase"
+
+
+class NotYourTurn(IllegalCommand):
+    """Another side is to act now."""
+
+    code = "not_your_turn"
+
+
+class WrongSide(IllegalCommand):
+    """The command orders a unit that belongs to another side."""
+
+    code = "wrong_side"
+
+
+class GameOver(IllegalCommand):
+    """The game has ended; nothing more can be ordered."""
+
+    code = "game_over"
+
+
+class DiceMismatch(WakeError):
+    """Physical-dice faces entered with a command do not fit the rolls it needs."""
+
+    code = "dice"
+
+
+class ScenarioError(WakeError):
+    """A scenario or data file is invalid."""
+
+    code = "scenario"
+
+
+class UnknownRuleset(WakeError):
+    """No ruleset is registered under the requested id."""
+
+    code = "unknown_ruleset"
+
+
+class RecordError(WakeError):
+    """A record file cannot be read: malformed, wrong version, or tampered with."""
+
+    code = "record"
+
+
+class RecordDivergence(RecordError):
+    """Re-running a record's commands produced different events."""
+
+    code = "divergence"
+
+
+class StoreError(WakeError):
+    """The store refused an operation (missing game, duplicate game, conflict)."""
+
+    code = "store"
+
+
+class GameNotFound(StoreError):
+    """No game with that id is in the store."""
+
+    code = "not_found"

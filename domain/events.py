@@ -1,0 +1,165 @@
+"""Domain events, their stable topics, and the engine-level events shared by every ruleset.
+
+A domain event is a frozen pydantic model with an explicit, versioned ``TOPIC`` such as
+``"morze.UnitMoved/1"``. Stored games name events by topic, never by module path, so code can move
+without breaking old logs. ``AUTOMATIC`` marks events the engine emits on its own (phase changes,
+end of turn) rather than as the direct answer to an order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from domain.errors import RecordError
+
+
+class DomainEvent(BaseModel):
+    """Base class of every event: a past-tense fact, frozen, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    TOPIC: ClassVar[str] = ""
+    AUTOMATIC: ClassVar[bool] = False
+    RULE: ClassVar[str] = ""  # the rule that produces this kind of event, for explanations
+
+    def rule_id(self) -> str:
+        """The rule behind this event: its own ``rule`` field if it has one, else the class's."""
+        own = getattr(self, "rule", None)
+        return own if isinstance(own, str) and own else self.RULE
+
+    def payload(self) -> dict[str, Any]:
+        """The JSON form stored in the log."""
+        return self.model_dump(mode="json")
+
+
+class EventRegistry:
+    """Maps stable topics to event classes (one registry per ruleset, plus the engine's)."""
+
+    def __init__(self, classes: Iterable[type[DomainEvent]] = ()) -> None:
+        self._by_topic: dict[str, type[DomainEvent]] = {}
+        for cls in classes:
+            self.register(cls)
+
+    def register(self, cls: type[DomainEvent]) -> None:
+        """Add ``cls``; its topic must be set and not already taken."""
+        if not cls.TOPIC or "/" not in cls.TOPIC:
+            raise ValueError(f"{cls.__name__} needs an explicit versioned TOPIC like 'x.Name/1'")
+        if cls.TOPIC in self._by_topic and self._by_topic[cls.TOPIC] is not cls:
+            raise ValueError(f"topic {cls.TOPIC!r} is already registered")
+        self._by_topic[cls.TOPIC] = cls
+
+    def merged(self, other: EventRegistry) -> EventRegistry:
+        """A registry holding both sets of topics."""
+        merged = EventRegistry(self._by_topic.values())
+        for cls in other._by_topic.values():
+            merged.register(cls)
+        return merged
+
+    def topics(self) -> list[str]:
+        return sorted(self._by_topic)
+
+    def load(self, topic: str, payload: Mapping[str, Any]) -> DomainEvent:
+        """Rebuild an event from its stored form.
+
+        Raises:
+            RecordError: unknown topic or a payload that does not fit the event.
+        """
+        cls = self._by_topic.get(topic)
+        if cls is None:
+            raise RecordError(f"unknown event topic {topic!r}")
+        try:
+            return cls.model_validate(payload)
+        except ValidationError as exc:
+            raise RecordError(f"event {topic!r} has an invalid payload: {exc}") from exc
+
+
+# --- engine-level events -------------------------------------------------------------------------
+
+
+class CommandIssued(DomainEvent):
+    """An order as given: who gave it, what it said, and any physical dice faces entered with it."""
+
+    TOPIC: ClassVar[str] = "wake.CommandIssued/1"
+
+    index: int
+    side: str | None
+    command: dict[str, Any]
+    dice: list[int] | None = None
+
+
+class ModifierRecord(BaseModel):
+    """One modifier applied to a roll, with the rule that gives it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: int
+    rule: str
+    reason: str
+
+
+class RollRecord(BaseModel):
+    """One dice expression as thrown: faces in throw order, natural result, modifiers, total."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: str | None
+    expression: str
+    faces: list[int]
+    natural: int
+    modifiers: list[ModifierRecord] = Field(default_factory=list)
+    floor: int | None = None
+    total: int
+
+
+class DiceRolled(DomainEvent):
+    """A chance event: the roll (and the opposing roll, if any), the comparison and its exact odds.
+
+    ``p_success`` is the exact probability, before the roll, that the roller's side gets the
+    outcome it wants; ``p_outcome`` is the probability of the outcome that happened.
+    ``value``/``expected`` give the numeric result and its expectation (1/0 for success/failure,
+    or e.g. damage points), as fractions in text form, for luck accounting.
+    """
+
+    TOPIC: ClassVar[str] = "wake.DiceRolled/1"
+
+    purpose: str
+    rule: str
+    subject: str | None = None
+    target: str | None = None
+    first_die: int
+    roll: RollRecord
+    opposed_by: RollRecord | None = None
+    comparison: Literal["at_least", "greater_than", "table", "highest"]
+    compared_with: int | None = None
+    outcome: str
+    success: bool | None
+    p_success: str | None
+    p_outcome: str
+    value: str
+    expected: str
+
+
+class GameEnded(DomainEvent):
+    """The game is over: who won (None for a draw), why, and the final victory points."""
+
+    TOPIC: ClassVar[str] = "wake.GameEnded/1"
+    AUTOMATIC: ClassVar[bool] = True
+
+    winner: str | None
+    reason: str
+    rule: str
+    vp: dict[str, int]
+
+
+ENGINE_EVENTS = EventRegistry([CommandIssued, DiceRolled, GameEnded])
+
+
+def dice_end(event: DomainEvent) -> int | None:
+    """Index of the next die after a chance event, or None if the event threw no dice."""
+    if isinstance(event, DiceRolled):
+        used = len(event.roll.faces) + (len(event.opposed_by.faces) if event.opposed_by else 0)
+        return event.first_die + used
+    return None

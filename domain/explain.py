@@ -1,0 +1,207 @@
+"""Why did this happen? Structured explanations of events, for the CLI and the viewer.
+
+An explanation gathers the order that caused an event, the event's rule with its one-line summary,
+and every roll behind it: dice, faces, each modifier with its rule, the comparison, the outcome and
+its exact odds. For a resolution event (e.g. one attack, an initiative result) the rolls are the
+ones immediately before it within the same order. No rules knowledge: everything comes
+from engine events and the ruleset's rule summaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from domain.engine import Fact, GameState, decode
+from domain.events import CommandIssued, DiceRolled, RollRecord
+
+
+@dataclass(frozen=True)
+class ModifierLine:
+    value: int
+    rule: str
+    reason: str
+    rule_summary: str
+
+
+@dataclass(frozen=True)
+class RollLine:
+    label: str  # "roll" or "opposed by"
+    side: str | None
+    expression: str
+    faces: list[int]
+    natural: int
+    modifiers: list[ModifierLine]
+    floor: int | None
+    total: int
+
+
+@dataclass(frozen=True)
+class RollExplanation:
+    seq: int | None
+    purpose: str
+    rule: str
+    rule_summary: str
+    subject: str | None
+    target: str | None
+    rolls: list[RollLine]
+    comparison: str
+    outcome: str
+    success: bool | None
+    p_success: str | None
+    p_outcome: str
+    value: str
+    expected: str
+    first_die: int
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    index: int
+    side: str | None
+    command: dict[str, Any]
+    dice: list[int] | None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    seq: int
+    topic: str
+    automatic: bool
+    text: str
+    rule: str
+    rule_summary: str
+    command: CommandLine | None
+    rolls: list[RollExplanation] = field(default_factory=list)
+
+
+def percent(fraction_text: str | None) -> str:
+    """``"7/10"`` -> ``"7/10 (70.0%)"``; ``-`` for None."""
+    if fraction_text is None:
+        return "-"
+    return f"{fraction_text} ({float(Fraction(fraction_text)):.1%})"
+
+
+def _roll_line(state: GameState, label: str, roll: RollRecord) -> RollLine:
+    ruleset = state.ruleset
+    return RollLine(
+        label=label,
+        side=roll.side,
+        expression=roll.expression,
+        faces=list(roll.faces),
+        natural=roll.natural,
+        modifiers=[
+            ModifierLine(m.value, m.rule, m.reason, ruleset.rule_summary(m.rule))
+            for m in roll.modifiers
+        ],
+        floor=roll.floor,
+        total=roll.total,
+    )
+
+
+def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) -> RollExplanation:
+    """Everything about one roll."""
+    rolls = [_roll_line(state, "roll", event.roll)]
+    if event.opposed_by is not None:
+        rolls.append(_roll_line(state, "opposed by", event.opposed_by))
+        comparison = (
+            f"{event.roll.total} must be strictly greater than {event.opposed_by.total} (ties fail)"
+        )
+    elif event.comparison == "at_least":
+        comparison = (
+            f"total {event.roll.total} needs at least {event.compared_with} "
+            f"({event.compared_with}+)"
+        )
+    else:
+        comparison = f"total {event.roll.total} read on the rule's table"
+    return RollExplanation(
+        seq=seq,
+        purpose=event.purpose,
+        rule=event.rule,
+        rule_summary=state.ruleset.rule_summary(event.rule),
+        subject=event.subject,
+        target=event.target,
+        rolls=rolls,
+        comparison=comparison,
+        outcome=event.outcome,
+        success=event.success,
+        p_success=event.p_success,
+        p_outcome=event.p_outcome,
+        value=event.value,
+        expected=event.expected,
+        first_die=event.first_die,
+    )
+
+
+def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) -> Explanation:
+    """Explain ``facts[index]`` given the state just before it."""
+    fact = facts[index]
+    event = decode(state_before, fact)
+    ruleset = state_before.ruleset
+    cause = next((f for f in reversed(facts[: index + 1]) if f.topic == CommandIssued.TOPIC), None)
+    command = None
+    if cause is not None:
+        issued = CommandIssued.model_validate(cause.payload)
+        command = CommandLine(issued.index, issued.side, issued.command, issued.dice)
+    rule = event.rule_id()
+    rolls: list[RollExplanation] = []
+    if isinstance(event, DiceRolled):
+        rolls.append(explain_roll(state_before, event, fact.seq))
+    else:
+        # the rolls immediately before it in the same order are the ones that decided it
+        for prev in reversed(facts[:index]):
+            if prev.command != fact.command or prev.topic != DiceRolled.TOPIC:
+                break
+            roll = DiceRolled.model_validate(prev.payload)
+            rolls.insert(0, explain_roll(state_before, roll, prev.seq))
+    return Explanation(
+        seq=fact.seq,
+        topic=fact.topic,
+        automatic=fact.automatic,
+        text=ruleset.describe(event),
+        rule=rule,
+        rule_summary=ruleset.rule_summary(rule) if rule else "",
+        command=command,
+        rolls=rolls,
+    )
+
+
+def explanation_lines(ex: Explanation) -> list[str]:
+    """Plain-text form (the CLI's ``wake explain``)."""
+    lines = [
+        f"event {ex.seq}: {ex.text}",
+        f"  topic {ex.topic}{' (automatic)' if ex.automatic else ''}",
+    ]
+    if ex.rule:
+        lines.append(f"  rule {ex.rule}: {ex.rule_summary}")
+    if ex.command is not None:
+        dice = f" with dice {ex.command.dice}" if ex.command.dice else ""
+        lines.append(
+            f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
+            f"{ex.command.command}{dice}"
+        )
+    for roll in ex.rolls:
+        lines.append("")
+        where = f" (event {roll.seq})" if roll.seq is not None else ""
+        lines.append(f"{roll.purpose} [{roll.rule}]{where} {roll.rule_summary}")
+        if roll.subject or roll.target:
+            lines.append(f"  unit {roll.subject or '-'} -> {roll.target or '-'}")
+        for line in roll.rolls:
+            lines.append(
+                f"  {line.label}: side {line.side or '-'} rolls {line.expression}, "
+                f"faces {line.faces}, natural {line.natural}"
+            )
+            for mod in line.modifiers:
+                lines.append(f"    modifier {mod.value:+d} [{mod.rule}] {mod.reason}")
+            if line.floor is not None:
+                lines.append(f"    floor {line.floor}")
+            lines.append(f"    total {line.total}")
+        lines.append(f"  comparison: {roll.comparison}")
+        lines.append(f"  outcome: {roll.outcome}")
+        lines.append(f"  chance of success before the roll: {percent(roll.p_success)}")
+        lines.append(f"  chance of this outcome: {percent(roll.p_outcome)}")
+        lines.append(f"  value {roll.value} vs expected {roll.expected}")
+        lines.append(f"  dice #{roll.first_die}.. of this game")
+    return lines

@@ -1,0 +1,104 @@
+"""Verify a record by re-running its orders through the engine and comparing every event.
+
+A seeded game re-throws its dice from the seed; a physical-dice game re-uses the faces entered
+with each order. The first event that differs is reported with both versions and its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.engine import CommandEnvelope, Fact, Session, decode
+from domain.errors import RecordDivergence, WakeError
+from domain.events import CommandIssued
+from domain.record.model import Record
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    game_id: str
+    ruleset: str
+    scenario: str
+    commands: int
+    events: int
+    result: str
+
+
+def _rule_of(session: Session, fact: Fact) -> str:
+    try:
+        return decode(session.state, fact).rule_id()
+    except WakeError:
+        return ""
+
+
+def _divergence(session: Session, recorded: Fact | None, rerun: Fact | None) -> RecordDivergence:
+    seq = (recorded or rerun).seq if (recorded or rerun) else 0  # type: ignore[union-attr]
+    rule = ""
+    for fact in (recorded, rerun):
+        if fact is not None and not rule:
+            rule = _rule_of(session, fact)
+
+    def show(fact: Fact | None) -> str:
+        if fact is None:
+            return "(no such event)"
+        return f"{fact.topic} {fact.payload}"
+
+    msg = (
+        f"event {seq} differs on re-run (rule {rule or 'n/a'}):\n"
+        f"  recorded: {show(recorded)}\n  re-run:   {show(rerun)}"
+    )
+    err = RecordDivergence(msg, rule=rule or None)
+    err.seq = seq  # type: ignore[attr-defined]
+    return err
+
+
+def verify_record(
+    record: Record, progress: Callable[[int, int], Any] | None = None
+) -> VerifyReport:
+    """Re-run every order of ``record`` and compare the events one by one.
+
+    Raises:
+        RecordDivergence: the first event that differs, or an order the engine now refuses.
+        RecordError, UnknownRuleset: the record cannot be replayed at all.
+    """
+    session = Session(record.header)
+    events = record.events
+    total = len(events)
+    pos = 0
+    while pos < total:
+        first = events[pos]
+        if first.topic != CommandIssued.TOPIC:
+            raise _divergence(session, first, None)
+        issued = CommandIssued.model_validate(first.payload)
+        envelope = CommandEnvelope(side=issued.side, command=issued.command, dice=issued.dice)
+        try:
+            produced = session.submit(envelope)
+        except WakeError as exc:
+            err = RecordDivergence(
+                f"event {first.seq}: order #{issued.index} ({issued.command.get('type')}) is "
+                f"refused on re-run: {exc}",
+                rule=exc.rule,
+            )
+            err.seq = first.seq  # type: ignore[attr-defined]
+            raise err from exc
+        for offset, rerun in enumerate(produced):
+            recorded = events[pos + offset] if pos + offset < total else None
+            if recorded != rerun:
+                raise _divergence(session, recorded, rerun)
+        pos += len(produced)
+        if progress is not None:
+            progress(pos, total)
+    state = session.state
+    result = "in progress"
+    if state.result is not None:
+        result = f"{state.result.winner or 'draw'} ({state.result.reason})"
+    return VerifyReport(
+        game_id=record.header.game_id,
+        ruleset=record.header.ruleset.id,
+        scenario=record.header.scenario_id,
+        commands=state.commands,
+        events=state.seq,
+        result=result,
+    )

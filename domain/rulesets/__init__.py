@@ -1,0 +1,1 @@
+"""Rule systems implemented on the Wake engine."""

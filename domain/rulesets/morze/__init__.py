@@ -1,0 +1,189 @@
+"""Morze w ogniu (d10 WWII naval skirmish, seed 004, rules PL-1..PL-7) on the Wake contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from domain.board import ContinuousBoard
+from domain.dice import DiceSource
+from domain.errors import InvalidCommand, WakeError
+from domain.events import DomainEvent, EventRegistry
+from domain.header import GameHeader
+from domain.read_model import GameView
+from domain.ruleset import Ruleset, RulesetMeta, register
+from domain.rulesets.morze import bot, rules, view
+from domain.rulesets.morze.commands import (
+    DeclareAttack,
+    EndDeclarations,
+    EndMovement,
+    MorzeCommand,
+    Move,
+    ResolveAttacks,
+    RollInitiative,
+)
+from domain.rulesets.morze.data import Options as MorzeOptions
+from domain.rulesets.morze.data import Scenario, resolve_options, resolve_scenario
+from domain.rulesets.morze.events import MORZE_EVENTS
+from domain.rulesets.morze.state import MorzeState, Unit
+
+RULE_SUMMARIES: dict[str, str] = {
+    "PL-1": "Initiative: each player rolls d10; the higher roll gets initiative and moves second.",
+    "PL-2": "Movement: the side without initiative moves all units first; straight line from "
+    "the model's centre, up to the class speed.",
+    "PL-3": "Attacks: non-initiative side declares all, then the initiative side; all resolve "
+    "simultaneously.",
+    "PL-4": "Attack: range centre to centre; d10 to hit; defender d10 to defend; d10 damage.",
+    "PL-4a": "Range is measured centre to centre and must not exceed the attacker's range.",
+    "PL-4b": "To hit: roll d10, success on a roll at least the attacker's Hit number.",
+    "PL-4c": "Defence: the defender rolls d10; at least its Defence number avoids the damage.",
+    "PL-4d": "Damage: d10, 1-9 = 1 damage, 10 = 2 damage (critical).",
+    "PL-5": "A unit is destroyed when accumulated damage reaches its Toughness; damage persists.",
+    "PL-6": "Destroyed units are removed; damage on survivors is recorded.",
+    "PL-7": "End of turn: the next turn starts with an initiative roll. Victory is scenario data.",
+}
+
+_COMMANDS: TypeAdapter[Any] = TypeAdapter(MorzeCommand)
+
+
+class MorzeRuleset(Ruleset[MorzeState, Any]):
+    """Two sides on a continuous table; no hidden information."""
+
+    meta: ClassVar[RulesetMeta] = RulesetMeta(
+        id="morze",
+        name="Morze w ogniu",
+        version="1.0",
+        min_sides=2,
+        max_sides=2,
+        board_kind="continuous",
+        hidden_information=[],
+        rule_prefix="PL",
+        description="d10 WWII naval skirmish (minimodele.pl); seed 004",
+    )
+    events: ClassVar[EventRegistry] = MORZE_EVENTS
+    rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+
+    def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_scenario(data).model_dump(mode="json", by_alias=True)
+
+    def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(data).model_dump(mode="json")
+
+    def sides(self, scenario: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(s["id"], s["name"]) for s in scenario["sides"]]
+
+    def initial_state(self, header: GameHeader) -> MorzeState:
+        scenario = Scenario.model_validate(header.scenario)
+        units = {
+            u.id: Unit(
+                id=u.id, side=u.side, name=u.name or u.id, unit_class=u.unit_class, x=u.x, y=u.y
+            )
+            for u in scenario.units
+        }
+        return MorzeState(
+            scenario=scenario,
+            options=MorzeOptions.model_validate(header.options),
+            units=units,
+            vp={s.id: 0 for s in scenario.sides},
+        )
+
+    def parse_command(self, data: Mapping[str, Any]) -> Any:
+        try:
+            return _COMMANDS.validate_python(dict(data))
+        except ValidationError as exc:
+            kinds = (
+                "roll_initiative, move, end_movement, declare_attack, end_declarations, "
+                "resolve_attacks"
+            )
+            raise InvalidCommand(f"not a Morze order ({kinds}): {exc}") from exc
+
+    def decide(
+        self, state: MorzeState, side: str | None, command: Any, dice: DiceSource
+    ) -> list[DomainEvent]:
+        return rules.decide(state, side, command, dice)
+
+    def evolve(self, state: MorzeState, event: DomainEvent) -> MorzeState:
+        return rules.evolve(state, event)
+
+    def to_act(self, state: MorzeState) -> list[str | None]:
+        if state.phase in ("initiative", "resolution"):
+            return [None]
+        if state.phase == "over":
+            return []
+        return [state.active]
+
+    def legal_commands(self, state: MorzeState, side: str | None) -> list[Any]:
+        if state.phase == "initiative":
+            return [RollInitiative()]
+        if state.phase == "resolution":
+            return [ResolveAttacks()]
+        if state.phase == "over" or side is None or side != state.active:
+            return []
+        found: list[Any] = []
+        if state.phase == "movement":
+            board = ContinuousBoard(
+                width=state.scenario.table.width, height=state.scenario.table.height
+            )
+            for unit in state.alive(side):
+                if unit.moved:
+                    continue
+                speed = state.unit_class(unit).speed
+                here = (unit.x, unit.y)
+                targets = [
+                    (unit.x + dx * 1000, unit.y + dy * 1000)
+                    for dx, dy in (
+                        (1, 0),
+                        (1, 1),
+                        (0, 1),
+                        (-1, 1),
+                        (-1, 0),
+                        (-1, -1),
+                        (0, -1),
+                        (1, -1),
+                    )
+                ]
+                planned = bot.plan_move(state, unit)
+                candidates = [board.step_toward(here, t, speed) for t in targets]
+                candidates += [planned] if planned else []
+                for x, y in candidates:
+                    found.extend(self._if_legal(state, side, Move(unit=unit.id, x=x, y=y)))
+            return [*found, EndMovement()]
+        for attacker in state.alive(side):
+            for target in state.alive(state.other(side)):
+                found.extend(
+                    self._if_legal(
+                        state, side, DeclareAttack(attacker=attacker.id, target=target.id)
+                    )
+                )
+        return [*found, EndDeclarations()]
+
+    @staticmethod
+    def _if_legal(state: MorzeState, side: str, command: Move | DeclareAttack) -> list[Any]:
+        try:
+            if isinstance(command, Move):
+                rules.check_move(state, side, command)
+            else:
+                rules.check_attack(state, side, command)
+        except WakeError:
+            return []
+        return [command]
+
+    def bot_command(self, state: MorzeState, side: str | None) -> Any:
+        return bot.bot_command(state, side)
+
+    def read_model(self, state: MorzeState) -> GameView:
+        return view.read_model(state)
+
+    def describe(self, event: DomainEvent) -> str:
+        return view.describe(event)
+
+    def dump_state(self, state: MorzeState) -> dict[str, Any]:
+        return state.model_dump(mode="json", by_alias=True)
+
+    def load_state(self, data: Mapping[str, Any]) -> MorzeState:
+        return MorzeState.model_validate(dict(data))
+
+
+register("morze", MorzeRuleset)

@@ -1,0 +1,214 @@
+"""The ``wake`` CLI: main job, refusals with rule IDs, explain, verify, import/export."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from domain.cli.app import app
+from domain.store import GameStore
+from tests.helpers import FIXTURES, RECORDS
+
+runner = CliRunner()
+RIVER_PLATE = FIXTURES / "scenarios" / "morze" / "river_plate.json"
+ANNIHILATION = FIXTURES / "games" / "morze" / "river_plate-annihilation.wake.json"
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> str:
+    return str(tmp_path / "cli.sqlite3")
+
+
+def wake(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_demo_loads_bundled_games_and_replays_one(store: str) -> None:
+    code, out = wake("demo", "--terminal", "--store", store)
+    assert code == 0, out
+    assert f"{len(RECORDS)} recorded games" in out
+    assert "replayed" in out and "RESULT" in out
+    assert len(GameStore(store).game_ids()) == len(RECORDS)
+    code, _ = wake("demo", "--terminal", "--store", store)  # idempotent
+    assert code == 0 and len(GameStore(store).game_ids()) == len(RECORDS)
+
+
+def test_start_submit_refusal_names_rule_and_appends_nothing(store: str) -> None:
+    """PL-2: an overlong move is refused with the rule ID; the log is unchanged."""
+    code, out = wake("start", "morze", str(RIVER_PLATE), "--seed", "3", "--store", store)
+    assert code == 0
+    gid = out.strip()
+    code, out = wake("submit", gid, '{"type": "roll_initiative"}', "--store", store)
+    assert code == 0 and "initiative" in out
+    before = GameStore(store).state(gid)
+    mover = before.rules.active
+    unit = before.rules.alive(mover)[0]
+    order = json.dumps({"type": "move", "unit": unit.id, "x": unit.x + 40, "y": unit.y})
+    code, out = wake("submit", gid, order, "--side", mover, "--store", store)
+    assert code == 2
+    assert "[PL-2]" in out and "speed" in out
+    assert GameStore(store).state(gid) == before
+    code, out = wake("submit", gid, '{"type": "fly"}', "--side", mover, "--store", store)
+    assert code == 2 and "not a Morze order" in out
+
+
+def test_play_bots_to_the_end_then_list_show_log(store: str) -> None:
+    _, out = wake("start", "morze", str(RIVER_PLATE), "--seed", "4", "--store", store)
+    gid = out.strip()
+    code, out = wake("play", gid, "--store", store)
+    assert code == 0 and "new events" in out
+    code, out = wake("list", "--store", store)
+    assert code == 0 and gid in out and "river_plate" in out
+    code, out = wake("show", gid, "--event", "0", "--json", "--store", store)
+    view = json.loads(out)["view"]
+    assert view["turn"] == 1 and all(u["damage"] == 0 for u in view["units"])
+    code, out = wake("show", gid, "--turn", "2", "--store", store)
+    assert code == 0 and "turn 2" in out
+    code, out = wake("log", gid, "--to", "5", "--store", store)
+    assert code == 0 and len(out.strip().splitlines()) == 5
+
+
+def test_explain_attack_shows_dice_target_rule_and_odds(store: str) -> None:
+    """Explaining an attack shows the dice, the target number, the rule ID and the exact chance."""
+    wake("import", str(ANNIHILATION), "--store", store)
+    gid = "00000000-0000-4000-8000-000000000001"
+    body = json.loads(ANNIHILATION.read_text("utf-8"))
+    hit = next(
+        e
+        for e in body["events"]
+        if e["topic"] == "morze.AttackResolved/1" and e["payload"]["damage"] > 0
+    )
+    code, out = wake("explain", gid, str(hit["seq"]), "--store", store)
+    assert code == 0, out
+    assert "[PL-4b]" in out and "[PL-4c]" in out and "[PL-4d]" in out
+    assert re.search(r"needs at least \d+ \(\d+\+\)", out)
+    assert re.search(r"faces \[\d+\]", out)
+    assert re.search(r"chance of success before the roll: \d+/\d+ \(\d+\.\d%\)", out)
+    roll = next(e for e in body["events"] if e["topic"] == "wake.DiceRolled/1")
+    code, out = wake("explain", gid, str(roll["seq"]), "--store", store)
+    assert code == 0 and roll["payload"]["rule"] in out
+
+
+def test_verify_ok_and_divergence(tmp_path: Path) -> None:
+    code, out = wake("verify", "--strict", *map(str, RECORDS))
+    assert code == 0, out
+    assert out.count(": OK") == len(RECORDS)
+    body = json.loads(ANNIHILATION.read_text("utf-8"))
+    event = next(e for e in body["events"] if e["topic"] == "wake.DiceRolled/1")
+    event["payload"]["roll"]["faces"][0] = event["payload"]["roll"]["faces"][0] % 10 + 1
+    bad = tmp_path / "bad.wake.json"
+    bad.write_text(json.dumps(body), "utf-8")
+    code, out = wake("verify", str(bad))
+    assert code == 1
+    assert f"event {event['seq']}" in out
+
+
+def test_import_bad_file_changes_no_store(store: str, tmp_path: Path) -> None:
+    bad = tmp_path / "truncated.wake.json"
+    bad.write_text(ANNIHILATION.read_text("utf-8")[:5000], "utf-8")
+    code, out = wake("import", str(bad), "--store", store)
+    assert code == 2 and "not valid JSON" in out
+    assert GameStore(store).game_ids() == []
+
+
+def test_export_round_trip(store: str, tmp_path: Path) -> None:
+    wake("import", str(ANNIHILATION), "--store", store)
+    out_file = tmp_path / "out.wake.json"
+    code, _ = wake(
+        "export", "00000000-0000-4000-8000-000000000001", "-o", str(out_file), "--store", store
+    )
+    assert code == 0
+    assert out_file.read_text("utf-8") == ANNIHILATION.read_text("utf-8")
+
+
+def test_record_physical_game_with_dice_sheet(tmp_path: Path) -> None:
+    """Physical dice entered from a sheet reproduce the bundled physical-dice fixture."""
+    out = tmp_path / "p.wake.json"
+    code, text = wake(
+        "record",
+        "morze",
+        str(FIXTURES / "scenarios/morze/narvik_destroyers.json"),
+        "--physical",
+        "--dice-sheet",
+        str(FIXTURES / "dice/narvik_destroyers.txt"),
+        "--game-id",
+        "00000000-0000-4000-8000-000000000005",
+        "-o",
+        str(out),
+    )
+    assert code == 0, text
+    fixture = FIXTURES / "games/morze/narvik_destroyers-physical.wake.json"
+    assert out.read_text("utf-8") == fixture.read_text("utf-8")
+
+
+def test_rulesets_lists_morze() -> None:
+    code, out = wake("rulesets")
+    assert code == 0 and "morze" in out and "PL-*" in out
+
+
+def _bad_records(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """One broken copy of a fixture per failure kind, with the text its error must contain."""
+    text = ANNIHILATION.read_text("utf-8")
+    out: dict[str, tuple[Path, str]] = {}
+
+    def write(name: str, body: str, expect: str) -> None:
+        path = tmp_path / f"{name}.wake.json"
+        path.write_text(body, "utf-8")
+        out[name] = (path, expect)
+
+    write("truncated", text[: len(text) // 3], "not valid JSON")
+    body = json.loads(text)
+    body["format_version"] = 9
+    write("wrong_version", json.dumps(body), "version 9 is not supported")
+    body = json.loads(text)
+    body["events"][40]["digest"] = "0" * 64
+    write("tampered_digest", json.dumps(body), "event 41")
+    body = json.loads(text)
+    body["header"]["ruleset"]["id"] = "checkers"
+    write("unknown_ruleset", json.dumps(body), "unknown ruleset 'checkers'")
+    body = json.loads(text)
+    first_move = next(
+        e
+        for e in body["events"]
+        if e["topic"] == "wake.CommandIssued/1" and e["payload"]["command"]["type"] == "move"
+    )
+    first_move["payload"]["command"]["x"] += 500  # off the table and beyond speed
+    write("illegal_command", json.dumps(body), f"event {first_move['seq']}")
+    return out
+
+
+@pytest.mark.parametrize(
+    "kind", ["truncated", "wrong_version", "tampered_digest", "unknown_ruleset", "illegal_command"]
+)
+def test_bad_records_fail_clearly_and_change_no_store(
+    kind: str, store: str, tmp_path: Path
+) -> None:
+    path, expect = _bad_records(tmp_path)[kind]
+    code, out = wake("verify", str(path))
+    assert code == 1 and expect in out, out
+    code, out = wake("import", str(path), "--store", store)
+    assert code == 2 and expect in out, out
+    assert GameStore(store).game_ids() == []
+
+
+def test_explain_collects_only_the_deciding_rolls(store: str) -> None:
+    """An initiative result lists its own (re-)rolls (PL-1); a game-end event lists none."""
+    wake("import", str(ANNIHILATION), "--store", store)
+    gid = "00000000-0000-4000-8000-000000000001"
+    body = json.loads(ANNIHILATION.read_text("utf-8"))
+    events = body["events"]
+    init = next(e for e in events if e["topic"] == "morze.InitiativeDetermined/1")
+    rolls_before = 0
+    for e in reversed(events[: init["seq"] - 1]):
+        if e["topic"] != "wake.DiceRolled/1":
+            break
+        rolls_before += 1
+    _, out = wake("explain", gid, str(init["seq"]), "--store", store)
+    assert out.count("initiative [PL-1] (event") == rolls_before >= 1
+    _, out = wake("explain", gid, str(events[-1]["seq"]), "--store", store)
+    assert "[PL-4b]" not in out and "game over" in out

@@ -1,0 +1,51 @@
+"""Regression: every recorded game in fixtures/ re-runs to exactly the recorded events; changing
+any single roll makes verification fail at that event."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domain.errors import RecordError
+from domain.record import read_record, read_record_file, verify_record
+from tests.helpers import RECORDS
+
+
+def test_the_corpus_covers_the_required_games() -> None:
+    """Issue 2: >= 5 Morze games: a large one (>= 20 units a side, >= 10 turns), one with
+    physical dice, one ending by annihilation and one by the turn limit (PL-7 victory data)."""
+    records = [read_record_file(p, strict=True) for p in RECORDS]
+    morze = [r for r in records if r.header.ruleset.id == "morze"]
+    assert len(morze) >= 5
+    assert any(r.header.dice.mode == "physical" for r in morze)
+    reasons = [r.events[-1].payload.get("reason", "") for r in morze]
+    assert "annihilation" in reasons
+    assert any(reason.startswith("turn limit") for reason in reasons)
+    big = []
+    for r in morze:
+        units = r.header.scenario["units"]
+        per_side = min(sum(1 for u in units if u["side"] == s.id) for s in r.header.sides)
+        turns = max(e.payload.get("turn", 0) for e in r.events if e.topic == "morze.TurnEnded/1")
+        big.append(per_side >= 20 and turns >= 10)
+    assert any(big)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
+def test_fixture_verifies(path: Path) -> None:
+    record = read_record_file(path, strict=True)
+    report = verify_record(record)
+    assert report.events == len(record.events)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
+def test_changing_a_roll_fails_at_that_event(path: Path) -> None:
+    text = path.read_text("utf-8")
+    body = json.loads(text)
+    rolls = [e for e in body["events"] if e["topic"] == "wake.DiceRolled/1"]
+    event = rolls[len(rolls) // 2]
+    faces = event["payload"]["roll"]["faces"]
+    faces[0] = faces[0] % 10 + 1
+    with pytest.raises(RecordError, match=f"event {event['seq']} "):
+        read_record(json.dumps(body))

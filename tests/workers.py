@@ -1,0 +1,48 @@
+"""Process entry points for concurrency tests (importable by spawned processes)."""
+
+from __future__ import annotations
+
+import time
+
+from domain.engine import CommandEnvelope
+from domain.errors import WakeError
+from domain.store import GameStore
+
+
+def bot_writer(
+    location: str, game_id: str, max_orders: int, start_at: float = 0.0
+) -> tuple[int, int, int]:
+    """Give bot orders to one game through the store until it ends or ``max_orders`` landed.
+
+    Every writer waits until ``start_at`` (a wall-clock time) so that they really overlap.
+
+    Returns (orders appended, orders refused because another writer moved the game on first,
+    write conflicts retried by the store).
+    """
+    store = GameStore(location)
+    time.sleep(max(0.0, start_at - time.time()))
+    done = refused = 0
+    while done < max_orders:
+        state = store.state(game_id)
+        if state.result is not None:
+            break
+        ruleset = state.ruleset
+        sides = ruleset.to_act(state.rules)
+        if not sides:
+            break
+        command = ruleset.bot_command(state.rules, sides[0])
+        if command is None:
+            break
+        envelope = CommandEnvelope(side=sides[0], command=command.model_dump(mode="json"))
+        try:
+            store.submit(game_id, envelope)
+            done += 1
+        except WakeError:
+            refused += 1
+    return done, refused, store.conflicts
+
+
+def open_store(location: str, start_at: float) -> int:
+    """Open a store at ``start_at`` (so that several processes open it at once)."""
+    time.sleep(max(0.0, start_at - time.time()))
+    return len(GameStore(location).game_ids())
