@@ -1,0 +1,363 @@
+"""The replay viewer in a real browser: what a person sees and clicks.
+
+Each test opens its own browser context (so its own Streamlit session) on the server started by
+``conftest.server`` over a temp store holding every bundled fixture game, and saves a screenshot
+to ``artifacts/browser/`` at the end. Expected values come from the fixture record itself
+(``Timeline`` and the raw events), not from hard-coded numbers, so a change of fixture or of the
+app's wording makes a test fail instead of passing on stale values.
+
+Run: ``.venv/bin/pytest tests/browser -p no:playwright -x -q``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.record import read_record_file
+from domain.record.model import Record
+from tests.browser.conftest import Server, wait_idle
+from viewer.timeline import Timeline
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the chromium_path fixture skips (or fails under WAKE_REQUIRE_BROWSER=1)
+    expect = None
+
+ROOT = Path(__file__).resolve().parents[2]
+MORZE = ROOT / "fixtures" / "games" / "morze"
+RIVER_PLATE_FILE = MORZE / "river_plate-annihilation.wake.json"
+DENMARK_FILE = MORZE / "denmark_strait-draw.wake.json"
+RIVER_PLATE = "00000000-0000-4000-8000-000000000001"
+ATTACK_RESOLVED = "morze.AttackResolved/1"
+DICE_ROLLED = "wake.DiceRolled/1"
+
+# The "**Event N / LENGTH** · Turn T · phase · text" line under the slider.
+POSITION = re.compile(r"^Event (\d+) / (\d+)(?: · Turn (\d+) · )?")
+
+
+@dataclass(frozen=True)
+class Game:
+    record: Record
+    timeline: Timeline
+
+    @property
+    def length(self) -> int:
+        return self.timeline.length
+
+
+@pytest.fixture(scope="module")
+def river_plate() -> Game:
+    rec = read_record_file(RIVER_PLATE_FILE)
+    assert rec.header.game_id == RIVER_PLATE
+    return Game(rec, Timeline(rec.header, rec.events))
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def position_line(page: Any) -> Any:
+    """The markdown paragraph holding the current position (not the Explain panel's "Event N —")."""
+    return page.locator('[data-testid="stMarkdownContainer"] p').filter(has_text=POSITION)
+
+
+def position_text(event: int, length: int) -> re.Pattern[str]:
+    """Matches the position line at exactly ``event`` (so "Event 15 /" never matches 150)."""
+    return re.compile(rf"^Event {event} / {length}(?: ·|$)")
+
+
+def current_position(page: Any) -> tuple[int, int, int | None]:
+    """(event, length, turn or None at the start) read from the page."""
+    line = position_line(page)
+    expect(line).to_have_count(1)
+    match = POSITION.match(line.inner_text().strip())
+    assert match, f"no position line: {line.inner_text()!r}"
+    turn = int(match[3]) if match[3] else None
+    return int(match[1]), int(match[2]), turn
+
+
+def open_game(page: Any, server: Server, game_id: str, event: int, length: int) -> None:
+    page.goto(f"{server.url}/?game={game_id}&event={event}")
+    wait_idle(page, position_text(event, length))
+
+
+def expect_event(page: Any, event: int, length: int) -> None:
+    """Wait until the page shows ``event`` and the rerun is over; the URL must follow."""
+    expect(position_line(page)).to_have_text(position_text(event, length))
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(rf"[?&]event={event}(&|#|$)"))
+
+
+def shot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+
+
+def explain_column(page: Any) -> Any:
+    return page.locator('[data-testid="stColumn"]').filter(
+        has=page.get_by_role("heading", name="Explain")
+    )
+
+
+def uploader(page: Any) -> Any:
+    return page.locator('[data-testid="stSidebar"] input[type="file"]')
+
+
+def _percent(fraction: str) -> str:
+    """The explain panel's exact-chance format, e.g. "7/10 (70.0%)" (computed independently)."""
+    return f"{fraction} ({float(Fraction(fraction)):.1%})"
+
+
+# --- tests ---------------------------------------------------------------------------------------
+
+
+def test_load_at_url_position(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """``?game=…&event=150`` opens River Plate at event 150.
+
+    Checks: the position line reads "Event 150 / 291"; the slider's value is 150; the title
+    (h1) contains "River Plate"; the board chart is drawn (a ``.main-svg`` in the
+    ``stPlotlyChart`` keyed "board") with unit markers; no exception box on the page.
+    """
+    length = river_plate.length
+    assert length == 291
+    open_game(page, server, RIVER_PLATE, 150, length)
+
+    assert current_position(page)[:2] == (150, length)
+    expect(page.get_by_role("heading", level=1)).to_contain_text("River Plate")
+    expect(page.get_by_role("slider", name="Event")).to_have_value("150")
+    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
+    expect(board.locator(".main-svg").first).to_be_visible()
+    assert board.locator("path.point").count() > 0, "the board has no unit markers"
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    shot(page, artifacts, "01-load-river-plate-event-150")
+
+
+def test_keyboard_scrubbing(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
+    """Keys move the replay, and the URL's ``event`` parameter follows after each rerun.
+
+    Checks: with the "Event" slider focused, each ArrowRight from 150 moves one event (151,
+    152, 153: "Event 153 / 291", slider value 153, ``event=153`` in the URL); Home gives
+    "Event 0 / 291" (``event=0``); after blurring the slider (click on the title), the global
+    shortcut "n" (next swing, installed by the app's keyboard script) jumps to the first swing
+    after event 0, computed from the Timeline.
+
+    The three presses are sent quickly, as a person would: none may be lost while a rerun is
+    in flight (regression: the app used to write the slider's state on every run).
+    """
+    tl = river_plate.timeline
+    length = tl.length
+    open_game(page, server, RIVER_PLATE, 150, length)
+    # the shortcut script runs in a same-origin iframe and marks the parent document
+    page.wait_for_function("() => window.document.wakeKeys === true")
+
+    slider = page.get_by_role("slider", name="Event")
+    slider.focus()
+    for _ in range(3):
+        slider.press("ArrowRight")
+    expect_event(page, 153, length)
+    expect(slider).to_have_value("153")
+
+    slider.press("Home")
+    expect_event(page, 0, length)
+    expect(slider).to_have_value("0")
+
+    # blur the slider (keys then go to the document); left edge: clear of the heading's anchor
+    page.get_by_role("heading", level=1).click(position={"x": 5, "y": 5})
+    expect(slider).not_to_be_focused()
+    swing = tl.next_swing(0)
+    assert swing is not None and swing.seq > 0
+    page.keyboard.press("n")
+    expect_event(page, swing.seq, length)
+    assert current_position(page)[0] > 0
+    shot(page, artifacts, f"02-keyboard-next-swing-event-{swing.seq}")
+
+
+def test_navigation_buttons(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
+    """The "Next event ›" button moves one event; "Next turn ››" jumps to the next turn start.
+
+    Checks: from 150, "Next event ›" gives 151 (same turn); "Next turn ››" then gives the
+    Timeline's next turn start after 151 and the "Turn N" in the position line changes to that
+    event's turn (one more than before).
+    """
+    tl = river_plate.timeline
+    length = tl.length
+    open_game(page, server, RIVER_PLATE, 150, length)
+    _, _, turn_before = current_position(page)
+    assert turn_before == tl.turn_of(150)
+
+    page.get_by_role("button", name="Next event ›", exact=True).click()
+    expect_event(page, 151, length)
+    assert current_position(page)[2] == tl.turn_of(151)
+
+    target = tl.next_turn_start(151)
+    assert 151 < target < length
+    page.get_by_role("button", name="Next turn ››", exact=True).click()
+    expect_event(page, target, length)
+    _, _, turn_after = current_position(page)
+    assert turn_after == tl.turn_of(target)
+    assert turn_after is not None and turn_before is not None and turn_after > turn_before
+    shot(page, artifacts, f"03-buttons-next-turn-event-{target}")
+
+
+def test_chart_click_jumps(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
+    """Clicking a point of the "Damage per side" chart moves the replay to that point's event.
+
+    The chart's points carry their event seq as customdata; trace i / point j is
+    ``tl.damage_side.points`` series i / point j. Checks: after clicking the centre of a point
+    that is not at the current event, the position line shows that event, which is one of the
+    damage-change events, and the chart's cursor label reads "event N".
+    """
+    tl = river_plate.timeline
+    length = tl.length
+    start = 150
+    open_game(page, server, RIVER_PLATE, start, length)
+
+    series = list(tl.damage_side.points.items())
+    name, points = series[0]
+    seqs = [seq for seq, _ in points]
+    if seqs[-1] < length:  # timeseries_figure carries the value to the end with a hidden point
+        seqs.append(length)
+    candidates = [i for i, seq in enumerate(seqs) if 0 < seq < length and seq != start]
+    assert candidates, f"{name}: no damage change to click"
+    index = candidates[len(candidates) // 2]
+    target = seqs[index]
+    changes = {seq for _, pts in series for seq, _ in pts}
+    assert target in changes
+
+    chart = page.locator('.st-key-dmg_side [data-testid="stPlotlyChart"]')
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    trace = chart.locator("g.trace.scatter").nth(0)
+    point = trace.locator("path.point")
+    expect(point).to_have_count(len(seqs))
+    box = point.nth(index).bounding_box()
+    assert box is not None and box["width"] > 0
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    expect_event(page, target, length)
+    event = current_position(page)[0]
+    assert event != start and event in changes
+    expect(chart.locator(".annotation-text", has_text=f"event {target}")).to_have_count(1)
+    shot(page, artifacts, f"04-chart-click-damage-event-{target}")
+
+
+def _first_damaging_attack(rec: Record) -> tuple[int, list[dict[str, Any]]]:
+    """Seq of the first AttackResolved with damage > 0, and the DiceRolled payloads behind it.
+
+    The rolls are the DiceRolled events immediately before it in the same order, read from the
+    record's raw events (the same scope as ``wake explain``).
+    """
+    events = list(rec.events)
+    for i, fact in enumerate(events):
+        if fact.topic == ATTACK_RESOLVED and fact.payload.get("damage", 0) > 0:
+            rolls: list[dict[str, Any]] = []
+            for prev in reversed(events[:i]):
+                if prev.command != fact.command or prev.topic != DICE_ROLLED:
+                    break
+                rolls.insert(0, prev.payload)
+            return fact.seq, rolls
+    raise AssertionError("the fixture has no damaging attack")
+
+
+def test_explain_attack(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
+    """The Explain panel of a damaging attack shows its dice, rules, target numbers and odds.
+
+    Expected strings are computed from the DiceRolled events just before the first
+    AttackResolved with damage > 0. Checks: each roll's "faces [..]", its rule id (the fixture's
+    attack uses PL-4b to hit, PL-4c defence, PL-4d damage), each "needs at least N (N+)"
+    comparison, and each exact chance "a/b (x.y%)" of the outcome and of success.
+    """
+    rec = river_plate.record
+    seq, rolls = _first_damaging_attack(rec)
+    assert rolls, f"no dice behind attack event {seq}"
+    rules = {roll["rule"] for roll in rolls}
+    assert {"PL-4b", "PL-4c", "PL-4d"} <= rules, rules
+    open_game(page, server, RIVER_PLATE, seq, river_plate.length)
+
+    panel = explain_column(page)
+    expect(panel).to_have_count(1)
+    expect(panel).to_contain_text(f"Event {seq} — ")
+    text = panel.inner_text()
+    expected: list[str] = []
+    for roll in rolls:
+        expected.append(f"rule {roll['rule']}")
+        expected.append(f"faces {roll['roll']['faces']}")
+        if roll["comparison"] == "at_least":
+            n = roll["compared_with"]
+            expected.append(f"needs at least {n} ({n}+)")
+        expected.append(f"chance of this outcome {_percent(roll['p_outcome'])}")
+        if roll["p_success"] is not None:
+            expected.append(f"chance of success {_percent(roll['p_success'])}")
+    missing = [s for s in expected if s not in text]
+    assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
+    shot(page, artifacts, f"05-explain-attack-event-{seq}")
+
+
+def test_bad_upload(
+    page: Any, server: Server, artifacts: Path, river_plate: Game, tmp_path: Path
+) -> None:
+    """Broken uploads give a readable error, never a traceback.
+
+    Checks, for a truncated copy of the River Plate record and for valid JSON that is not a
+    record: an alert containing "Not a valid Wake record" and the uploaded file's name is shown,
+    the page has no ``stException`` element and no "Traceback" text.
+    """
+    open_game(page, server, RIVER_PLATE, 150, river_plate.length)
+    truncated = tmp_path / "truncated.wake.json"
+    data = RIVER_PLATE_FILE.read_bytes()
+    truncated.write_bytes(data[: len(data) // 3])
+    not_record = tmp_path / "not_a_record.json"
+    not_record.write_text('{"hello": [1, 2, 3], "format": "something else"}\n')
+
+    for path in (truncated, not_record):
+        uploader(page).set_input_files(str(path))
+        alert = page.locator('[data-testid="stAlert"]').filter(has_text=path.name)
+        expect(alert.first).to_contain_text("Not a valid Wake record")
+        wait_idle(page, chart=False)
+        expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+        expect(page.get_by_text("Traceback")).to_have_count(0)
+        shot(page, artifacts, f"06-bad-upload-{path.name.split('.')[0]}")
+
+
+def test_good_upload(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
+    """Uploading the Denmark Strait record opens it.
+
+    Checks: the title (h1) changes from River Plate to "Denmark Strait"; the caption names the
+    uploaded file as the source and its event count; the position line's length is the
+    record's; the board is drawn again; no error or exception.
+    """
+    denmark = read_record_file(DENMARK_FILE)
+    open_game(page, server, RIVER_PLATE, 150, river_plate.length)
+    title = page.get_by_role("heading", level=1)
+    expect(title).to_contain_text("River Plate")
+
+    uploader(page).set_input_files(str(DENMARK_FILE))
+    expect(title).to_contain_text("Denmark Strait")
+    n = len(denmark.events)
+    expect(position_line(page)).to_have_text(re.compile(rf"^Event \d+ / {n}\b"))
+    wait_idle(page)
+    expect(page.get_by_text(f"source: {DENMARK_FILE.name}")).to_have_count(1)
+    expect(page.get_by_text(f"{n} events · ")).to_have_count(1)
+    expect(page.locator(".st-key-board .main-svg").first).to_be_visible()
+    expect(page.locator('[data-testid="stAlert"]')).to_have_count(0)
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    shot(page, artifacts, "07-good-upload-denmark-strait")
+
+
+def test_switching_games_starts_at_the_beginning(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """Picking another stored game opens it at event 0, not at the previous game's event.
+
+    Regression: the previous game's ``?event=150`` was applied to the newly picked game.
+    """
+    open_game(page, server, RIVER_PLATE, 150, river_plate.timeline.length)
+    page.get_by_label("Stored games").click()
+    page.get_by_role("option", name=re.compile("Narvik")).click()
+    expect_event(page, 0, 245)
+    shot(page, artifacts, "08-switch-game-narvik-event-0")

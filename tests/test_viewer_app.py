@@ -1,0 +1,203 @@
+"""Viewer logic with Streamlit's AppTest (no browser): game picking, URL position, navigation,
+charts with cursors, explain panel, log filters, and untrusted uploads through the reader."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from domain.record import read_record_file
+from domain.store import GameStore
+from tests.helpers import FIXTURES, RECORDS
+from viewer.loading import LoadError, from_bytes
+
+APP = str(Path(__file__).resolve().parents[1] / "viewer" / "app.py")
+RIVER_PLATE_ID = "00000000-0000-4000-8000-000000000001"
+CONVOY_ID = "00000000-0000-4000-8000-000000000004"
+
+
+@pytest.fixture(scope="module")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("viewer") / "w.sqlite3")
+    store = GameStore(path)
+    for record_path in RECORDS:
+        rec = read_record_file(record_path)
+        store.import_game(rec.header, rec.events)
+    return path
+
+
+def _app(store_path: str, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    monkeypatch.setenv("WAKE_STORE", store_path)
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _position(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Event "))
+
+
+def _figure(at: AppTest, index: int) -> dict[str, Any]:
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def _button(at: AppTest, label: str) -> Any:
+    return next(b for b in at.button if b.label == label)
+
+
+def test_opens_stored_game_at_url_position(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="150")
+    assert _position(at).startswith("**Event 150 / 291**")
+    assert at.title[0].value.startswith("River Plate")
+    assert at.slider[0].value == 150
+    assert at.query_params["event"] == ["150"] or at.query_params["event"] == "150"
+
+
+def test_buttons_move_by_event_turn_and_swing(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="150")
+    _button(at, "Next event ›").click().run()
+    assert _position(at).startswith("**Event 151 / 291**")
+    _button(at, "‹ Previous event").click().run()
+    _button(at, "‹ Previous event").click().run()
+    assert _position(at).startswith("**Event 149 / 291**")
+    _button(at, "Next turn ››").click().run()
+    after = at.slider[0].value
+    assert after > 149 and "Turn 6" in _position(at)
+    _button(at, "Next swing").click().run()
+    assert at.slider[0].value > after
+    _button(at, "« Start").click().run()
+    assert _position(at).startswith("**Event 0 / 291**")
+    _button(at, "End »").click().run()
+    assert _position(at).startswith("**Event 291 / 291**")
+
+
+def test_slider_moves_position_and_charts_show_cursor(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="10")
+    at.slider[0].set_value(200).run()
+    assert _position(at).startswith("**Event 200 / 291**")
+    charts = [_figure(at, i) for i in range(len(at.get("plotly_chart")))]
+    with_cursor = [
+        c
+        for c in charts
+        if any(s.get("x0") == 200 and s.get("x1") == 200 for s in c["layout"].get("shapes", []))
+    ]
+    # the strip under the slider and the four time-series charts all mark event 200
+    assert len(with_cursor) >= 5
+
+
+def test_board_draws_units_by_side(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="0")
+    board = next(
+        c
+        for c in (_figure(at, i) for i in range(len(at.get("plotly_chart"))))
+        if "River Plate" in json.dumps(c["layout"].get("title", {}))
+        or "river_plate" in json.dumps(c["layout"].get("title", {}))
+    )
+    names = {t.get("name") for t in board["data"]}
+    assert {"Kriegsmarine", "Royal Navy"} <= names
+
+
+def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PL-4: the explain panel lists each roll's dice, rule and exact chance."""
+    rec = read_record_file(FIXTURES / "games/morze/river_plate-annihilation.wake.json")
+    hit = next(
+        f for f in rec.events if f.topic == "morze.AttackResolved/1" and f.payload["damage"] > 0
+    )
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event=str(hit.seq))
+    text = "\n".join(m.value for m in at.markdown)
+    assert "rule **PL-4b**" in text and "rule **PL-4c**" in text and "rule **PL-4d**" in text
+    assert "needs at least" in text and "faces **[" in text
+    assert "chance of this outcome" in text
+
+
+def test_log_is_filtered_and_marks_current(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="120")
+    frame = at.dataframe[0].value
+    assert frame.iloc[0]["event"] == 120 and frame.iloc[0][""] == "▶"
+    at.multiselect(key="f_kind").set_value(["AttackDeclared"]).run()
+    frame = at.dataframe[0].value
+    assert len(frame) > 0 and set(frame["kind"]) == {"AttackDeclared"}
+    assert (frame["event"] <= 120).all()
+
+
+def test_large_game_log_is_bounded(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(store_path, monkeypatch, game=CONVOY_ID, event="1700")
+    assert len(at.dataframe[0].value) == 500
+    assert "500 most recent" in "\n".join(c.value for c in at.caption)
+
+
+def test_unknown_game_falls_back_with_warning(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _app(store_path, monkeypatch, game="11111111-1111-4111-8111-111111111111")
+    assert any("not in the store" in w.value for w in at.warning)
+
+
+def test_empty_store_explains_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(str(tmp_path / "empty.sqlite3"), monkeypatch)
+    assert any("no games yet" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8"),
+        (b'{"format": "wake-record", "format_version": 1', "not valid JSON"),
+        (b"[1, 2, 3]", "not a Wake record"),
+        (base64.b64encode(b"import os; os.system('x')"), "not valid JSON"),
+        (
+            b'{"__class__": "os.system", "format": "wake-record", "format_version": 1}',
+            "invalid record",
+        ),
+    ],
+)
+def test_untrusted_uploads_get_a_message_not_a_traceback(data: bytes, message: str) -> None:
+    with pytest.raises(LoadError, match=message):
+        from_bytes(data, "upload.wake.json")
+
+
+def test_valid_upload_loads(tmp_path: Path) -> None:
+    path = FIXTURES / "games/morze/denmark_strait-draw.wake.json"
+    game = from_bytes(path.read_bytes(), path.name)
+    assert game.header.scenario_id == "denmark_strait" and game.source == path.name
+
+
+def test_view_a_record_file_directly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``wake view RECORD-FILE``: the app opens the file (through the reader), not the store."""
+    import sys
+
+    record = FIXTURES / "games/morze/narvik_destroyers-physical.wake.json"
+    monkeypatch.setenv("WAKE_STORE", str(tmp_path / "unused.sqlite3"))
+    monkeypatch.setattr(sys, "argv", ["app.py", "--record", str(record)])
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value.startswith("Narvik")
+    assert "dice: physical" in "\n".join(c.value for c in at.caption)
+
+
+def test_wake_view_builds_the_streamlit_command() -> None:
+    from viewer.launch import APP as LAUNCHED
+    from viewer.launch import streamlit_command
+
+    cmd = streamlit_command(8600, ["--record", "x.wake.json"])
+    assert cmd[cmd.index("run") + 1] == str(LAUNCHED)
+    assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
+    assert cmd[cmd.index("--browser.gatherUsageStats") + 1] == "false"
+    assert cmd[-3:] == ["--", "--record", "x.wake.json"]

@@ -1,0 +1,1 @@
+"""Wake replay viewer (Streamlit); knows read models only, never rules."""

@@ -1,0 +1,506 @@
+"""Wake replay viewer (Streamlit): pick a game, scrub it event by event, see why things happened.
+
+Run with ``wake view`` (or ``streamlit run viewer/app.py -- [--store S] [--game ID | --record F]``).
+The position lives in the URL (``?game=ID&event=N``) so a link points at a disputed moment.
+Everything is drawn from generic read models, timelines and explanations: no rules here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import sys
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from domain.engine import decode
+from domain.explain import Explanation, explain_event, percent
+from domain.record import write_record
+from domain.store import store_location
+from viewer.figures import Highlight, board_figure, figure_png, side_colours, timeseries_figure
+from viewer.loading import LoadedGame, LoadError, from_bytes, from_file, from_store, list_games
+from viewer.timeline import Timeline
+
+UMPIRE = "Umpire (everything)"
+LOG_ROWS = 500  # rows sent to the browser: keeps a scrub step independent of game length
+KEYS_JS = """
+<script>
+const doc = window.parent.document;
+if (!doc.wakeKeys) {
+  doc.wakeKeys = true;
+  doc.addEventListener('keydown', (e) => {
+    const t = e.target;
+    const tag = (t && t.tagName) || '';
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) return;
+    if (t && t.getAttribute && t.getAttribute('role') === 'slider') return; // slider keys
+    const map = {ArrowRight: 'Next event', ArrowLeft: 'Previous event',
+                 PageDown: 'Next turn', PageUp: 'Previous turn',
+                 n: 'Next swing', p: 'Previous swing', Home: 'Start', End: 'End'};
+    let label = map[e.key];
+    if (e.shiftKey && e.key === 'ArrowRight') label = 'Next turn';
+    if (e.shiftKey && e.key === 'ArrowLeft') label = 'Previous turn';
+    if (!label) return;
+    const button = Array.from(doc.querySelectorAll('button'))
+      .find((b) => b.innerText.replace(/[«»‹›]/g, '').trim() === label);
+    if (button) { e.preventDefault(); button.click(); }
+  });
+}
+</script>
+"""
+
+
+# --- command line and caching -------------------------------------------------------------------
+
+
+def _cli_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="wake view")
+    parser.add_argument("--store", default=None)
+    parser.add_argument("--game", default=None)
+    parser.add_argument("--record", default=None)
+    args, _ = parser.parse_known_args(sys.argv[1:])
+    args.store = store_location(args.store)  # resolved once: caches key on the real location
+    return args
+
+
+@st.cache_resource(max_entries=8, show_spinner="Indexing the game…")
+def _timeline(key: str, _game: LoadedGame) -> Timeline:
+    """One timeline per game version (key = id + length, or the upload's hash)."""
+    return Timeline(_game.header, _game.facts)
+
+
+@st.cache_data(ttl=5, show_spinner=False)
+def _games(store: str | None) -> list[dict[str, Any]]:
+    return [s.model_dump() for s in list_games(store)]
+
+
+# --- navigation callbacks -----------------------------------------------------------------------
+
+
+def _go(seq: int) -> None:
+    st.session_state["event"] = max(0, min(int(seq), st.session_state.get("_length", 0)))
+
+
+def _on_chart_select(key: str) -> None:
+    state = st.session_state.get(key)
+    points = (state or {}).get("selection", {}).get("points", []) if state else []
+    if points:
+        point = points[0]
+        seq = point.get("customdata")
+        if isinstance(seq, list):
+            seq = seq[0] if seq else None
+        _go(int(seq if seq is not None else point.get("x", 0)))
+
+
+# --- page parts ---------------------------------------------------------------------------------
+
+
+def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
+    """Sidebar: choose a stored game or upload a record. Returns (cache key, game)."""
+    sb = st.sidebar
+    sb.header("Game")
+    upload = sb.file_uploader(
+        "Open a record file",
+        type=["json"],
+        help="A .wake.json record; it is validated, never executed.",
+    )
+    if upload is not None:
+        data = upload.getvalue()
+        try:
+            game = from_bytes(data, upload.name)
+        except LoadError as exc:
+            sb.error(str(exc))
+            st.error(f"Could not open {upload.name}: {exc}")
+            return None
+        st.query_params["game"] = game.header.game_id
+        return "upload:" + hashlib.sha256(data).hexdigest(), game
+    if args.record:
+        try:
+            game = from_file(Path(args.record))
+        except LoadError as exc:
+            st.error(str(exc))
+            return None
+        return f"file:{args.record}:{len(game.facts)}", game
+    try:
+        games = _games(args.store)
+    except LoadError as exc:
+        st.error(str(exc))
+        return None
+    if not games:
+        st.info(
+            "The store has no games yet. Import some with `wake import` or `make demo`, "
+            "or open a record file in the sidebar."
+        )
+        return None
+    ids = [g["game_id"] for g in games]
+    wanted = st.query_params.get("game") or args.game or ids[0]
+    labels = {
+        g["game_id"]: f"{g['title'] or g['scenario']} · {g['ruleset']} · "
+        f"{' v '.join(g['sides'])} · {g['events']} events · {g['result']}"
+        for g in games
+    }
+    index = ids.index(wanted) if wanted in ids else 0
+    if wanted not in ids:
+        st.warning(f"Game {wanted} is not in the store; showing the first one.")
+    chosen = sb.selectbox("Stored games", ids, index=index, format_func=lambda i: labels[i])
+    if chosen != st.query_params.get("game"):
+        st.query_params["game"] = chosen
+    try:
+        game = from_store(args.store, chosen)
+    except LoadError as exc:
+        st.error(str(exc))
+        return None
+    return f"store:{chosen}:{len(game.facts)}", game
+
+
+def _navigation(tl: Timeline) -> int:
+    length = tl.length
+    st.session_state["_length"] = length
+    if "event" not in st.session_state:
+        try:
+            st.session_state["event"] = int(st.query_params.get("event", length))
+        except ValueError:
+            st.session_state["event"] = length
+    clamped = max(0, min(st.session_state["event"], length))
+    if clamped != st.session_state["event"]:  # writing an unchanged value would push it back
+        st.session_state["event"] = clamped  # to the slider and drop a key press in flight
+    event = st.session_state["event"]
+    row = st.columns(6)
+    row[0].button("« Start", on_click=_go, args=(0,), width="stretch")
+    row[1].button(
+        "‹‹ Previous turn", on_click=_go, args=(tl.prev_turn_start(event),), width="stretch"
+    )
+    row[2].button("‹ Previous event", on_click=_go, args=(event - 1,), width="stretch")
+    row[3].button("Next event ›", on_click=_go, args=(event + 1,), width="stretch")
+    row[4].button("Next turn ››", on_click=_go, args=(tl.next_turn_start(event),), width="stretch")
+    row[5].button("End »", on_click=_go, args=(length,), width="stretch")
+    prev_swing, next_swing = tl.prev_swing(event), tl.next_swing(event)
+    swing = st.columns([1, 1, 4])
+    swing[0].button(
+        "Previous swing",
+        on_click=_go,
+        args=(prev_swing.seq if prev_swing else 0,),
+        disabled=prev_swing is None,
+        width="stretch",
+        help=f"event {prev_swing.seq}: {prev_swing.text}" if prev_swing else None,
+    )
+    swing[1].button(
+        "Next swing",
+        on_click=_go,
+        args=(next_swing.seq if next_swing else length,),
+        disabled=next_swing is None,
+        width="stretch",
+        help=f"event {next_swing.seq}: {next_swing.text}" if next_swing else None,
+    )
+    if next_swing is not None:
+        swing[2].caption(
+            f"Next swing: event {next_swing.seq} ({next_swing.kind}) — {next_swing.text}"
+        )
+    st.slider(
+        "Event",
+        0,
+        length,
+        key="event",
+        help="Arrow keys move the slider when it has focus; elsewhere: ←/→ event, "
+        "Shift+←/→ or PgUp/PgDn turn, n/p swing, Home/End.",
+    )
+    event = st.session_state["event"]
+    st.plotly_chart(
+        _strip(tl, event),
+        key="strip",
+        on_select=lambda: _on_chart_select("strip"),
+        selection_mode="points",
+        config={"displayModeBar": False},
+    )
+    return int(event)
+
+
+def _strip(tl: Timeline, event: int) -> go.Figure:
+    """A thin band under the slider: turn and phase boundaries, swings, the cursor."""
+    fig = go.Figure()
+    bounds = [*tl.phase_starts, ("end", tl.length)]
+    palette = ["#e8eef7", "#f7efe6", "#eaf5ea", "#f5e9f2", "#f4f4e4"]
+    phases = sorted({p for p, _ in tl.phase_starts})
+    for (phase, start), (_, stop) in itertools.pairwise(bounds):
+        fig.add_shape(
+            type="rect",
+            x0=start,
+            x1=max(stop, start + 0.5),
+            y0=0,
+            y1=1,
+            line_width=0,
+            fillcolor=palette[phases.index(phase) % len(palette)],
+        )
+    for turn, start in tl.turn_starts:
+        fig.add_shape(
+            type="line", x0=start, x1=start, y0=0, y1=1, line={"color": "#555", "width": 1}
+        )
+        fig.add_annotation(
+            x=start,
+            y=1,
+            text=f"T{turn}",
+            showarrow=False,
+            yanchor="bottom",
+            xanchor="left",
+            font={"size": 10},
+        )
+    kinds = {
+        "kill": ("#c0392b", "x"),
+        "critical": ("#e67e22", "star"),
+        "lucky": ("#27ae60", "triangle-up"),
+        "unlucky": ("#8e44ad", "triangle-down"),
+    }
+    for kind, (colour, symbol) in kinds.items():
+        swings = [s for s in tl.swings if s.kind == kind]
+        if swings:
+            fig.add_trace(
+                go.Scatter(
+                    x=[s.seq for s in swings],
+                    y=[0.5] * len(swings),
+                    mode="markers",
+                    marker={"color": colour, "symbol": symbol, "size": 9},
+                    name=kind,
+                    customdata=[s.seq for s in swings],
+                    text=[s.text for s in swings],
+                    hovertemplate="event %{x}: %{text}<extra>" + kind + "</extra>",
+                )
+            )
+    fig.add_shape(type="line", x0=event, x1=event, y0=0, y1=1, line={"color": "black", "width": 3})
+    fig.update_layout(
+        height=112,
+        margin={"l": 10, "r": 10, "t": 26, "b": 28},
+        xaxis={"range": [0, max(tl.length, 1)], "showgrid": False},
+        yaxis={"visible": False, "range": [0, 1]},
+        showlegend=False,
+        uirevision="strip",
+        clickmode="event+select",
+    )
+    return fig
+
+
+def _highlight(tl: Timeline, event: int) -> Highlight:
+    if event < 1:
+        return Highlight()
+    before, after = tl.view_at(event - 1), tl.view_at(event)
+    old = {u.id: u for u in before.units}
+    moves = []
+    for unit in after.units:
+        prev = old.get(unit.id)
+        if prev is None:
+            continue
+        if unit.position and prev.position and unit.position != prev.position:
+            moves.append((unit.id, prev.position, unit.position))
+        elif unit.cell and prev.cell and unit.cell != prev.cell:
+            moves.append(
+                (
+                    unit.id,
+                    (prev.cell[0] + 0.5, prev.cell[1] + 0.5),
+                    (unit.cell[0] + 0.5, unit.cell[1] + 0.5),
+                )
+            )
+    info = tl.info(event)
+    payload = tl.facts[event - 1].payload
+    attacker = payload.get("attacker") or payload.get("subject")
+    target = payload.get("target")
+    attacks = (
+        ((str(attacker), str(target)),)
+        if isinstance(attacker, str) and isinstance(target, str)
+        else ()
+    )
+    return Highlight(
+        moves=tuple(moves), attacks=attacks, focus=frozenset(info.units) if info else frozenset()
+    )
+
+
+def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
+    st.subheader("Explain")
+    if event < 1:
+        st.caption("The start of the game: nothing has happened yet.")
+        return
+    fact = tl.facts[event - 1]
+    before = tl.state_at(event - 1)
+    redacted = tl.ruleset.redact(decode(before, fact), viewer)
+    if redacted != decode(before, fact):
+        st.info("Sealed: this event holds hidden information not yet revealed to this side.")
+        st.write(tl.ruleset.describe(redacted))
+        return
+    ex: Explanation = explain_event(before, tl.facts, event - 1)
+    st.markdown(f"**Event {ex.seq}** — {ex.text}")
+    st.caption(f"{ex.topic}{' · automatic' if ex.automatic else ''}")
+    if ex.rule:
+        st.markdown(f"**Rule {ex.rule}**: {ex.rule_summary}")
+    if ex.command is not None:
+        dice = f" · dice entered: {ex.command.dice}" if ex.command.dice else ""
+        st.markdown(
+            f"**Order #{ex.command.index}** by {ex.command.side or 'umpire'}: "
+            f"`{ex.command.command}`{dice}"
+        )
+    for roll in ex.rolls:
+        with st.container(border=True):
+            st.markdown(f"**{roll.purpose}** · rule **{roll.rule}** — {roll.rule_summary}")
+            if roll.subject or roll.target:
+                st.caption(f"{roll.subject or '–'} → {roll.target or '–'} · event {roll.seq}")
+            for line in roll.rolls:
+                mods = "".join(
+                    f"<br/>&nbsp;&nbsp;{m.value:+d} **[{m.rule}]** {m.reason} — {m.rule_summary}"
+                    for m in line.modifiers
+                )
+                floor = f"<br/>&nbsp;&nbsp;floor {line.floor}" if line.floor is not None else ""
+                st.markdown(
+                    f"{line.label}: **{line.side or '–'}** rolls `{line.expression}` → "
+                    f"faces **{line.faces}** (natural {line.natural}){mods}{floor}"
+                    f" → total **{line.total}**",
+                    unsafe_allow_html=True,
+                )
+            st.markdown(f"Comparison: {roll.comparison}")
+            st.markdown(
+                f"Outcome: **{roll.outcome}** · chance of this outcome "
+                f"**{percent(roll.p_outcome)}** · chance of success "
+                f"{percent(roll.p_success)}"
+            )
+
+
+def _charts(tl: Timeline, event: int) -> None:
+    colours = side_colours([s.id for s in tl.first_view.sides])
+    by_name = {tl.side_names[sid]: colour for sid, colour in colours.items()}
+    tabs = st.tabs(["Damage per side", "Damage per unit", "Victory points", "Luck"])
+    specs = [
+        ("dmg_side", "Cumulative damage per side", tl.damage_side.points, "damage", by_name),
+        ("dmg_unit", "Cumulative damage per unit", tl.damage_unit.points, "damage", None),
+        ("vp", "Victory points per side", tl.vp.points, "VP", by_name),
+        (
+            "luck",
+            "Luck: actual minus expected outcome of each side's rolls",
+            tl.luck.points,
+            "actual − expected",
+            by_name,
+        ),
+    ]
+    for tab, (key, title, series, y_title, cmap) in zip(tabs, specs, strict=True):
+        with tab:
+            fig = timeseries_figure(
+                title,
+                series,
+                cursor=event,
+                turn_starts=tl.turn_starts,
+                y_title=y_title,
+                colours=cmap,
+                end=tl.length,
+            )
+            st.plotly_chart(
+                fig, key=key, on_select=lambda k=key: _on_chart_select(k), selection_mode="points"
+            )
+            st.session_state.setdefault("_figs", {})[key] = fig
+
+
+def _log(tl: Timeline, event: int) -> None:
+    st.subheader("Log")
+    sides = sorted({e.side for e in tl.events if e.side})
+    units = sorted({u for e in tl.events for u in e.units})
+    kinds = sorted({e.kind for e in tl.events})
+    c1, c2, c3 = st.columns(3)
+    f_side = c1.multiselect("Side", sides, key="f_side")
+    f_unit = c2.multiselect("Unit", units, key="f_unit")
+    f_kind = c3.multiselect("Kind", kinds, key="f_kind")
+    rows = []
+    for info in tl.events[:event]:
+        if f_side and info.side not in f_side:
+            continue
+        if f_unit and not set(info.units) & set(f_unit):
+            continue
+        if f_kind and info.kind not in f_kind:
+            continue
+        rows.append(
+            {
+                "": "▶" if info.seq == event else "",
+                "event": info.seq,
+                "turn": info.turn,
+                "phase": info.phase,
+                "kind": info.kind,
+                "side": info.side or "",
+                "text": info.text,
+            }
+        )
+    rows.reverse()  # newest (the current event) first
+    shown = rows[:LOG_ROWS]
+    st.dataframe(shown, hide_index=True, width="stretch", height=320)
+    more = f"; showing the {LOG_ROWS} most recent" if len(rows) > LOG_ROWS else ""
+    st.caption(
+        f"{len(rows)} of {event} events up to the cursor match{more} (newest first; ▶ = current)."
+    )
+
+
+def _exports(tl: Timeline, game: LoadedGame) -> None:
+    st.subheader("Export")
+    text = write_record(game.header, game.facts)
+    st.download_button(
+        "Download record (.wake.json)",
+        text.encode("utf-8"),
+        file_name=f"{game.header.scenario_id}-{game.header.game_id[:8]}.wake.json",
+        mime="application/json",
+    )
+    figs: dict[str, go.Figure] = st.session_state.get("_figs", {})
+    choice = st.selectbox("Chart as PNG", list(figs), key="png_choice")
+    if choice and st.button("Render PNG"):
+        try:
+            st.session_state["_png"] = (choice, figure_png(figs[choice]))
+        except RuntimeError as exc:
+            st.error(str(exc))
+    png = st.session_state.get("_png")
+    if png and png[0] == choice:
+        st.download_button("Download PNG", png[1], file_name=f"{choice}.png", mime="image/png")
+
+
+def main() -> None:
+    st.set_page_config(page_title="Wake replay viewer", layout="wide")
+    args = _cli_args()
+    picked = _pick_game(args)
+    if picked is None:
+        return
+    key, game = picked
+    tl = _timeline(key, game)
+    if st.session_state.get("_game") != game.header.game_id:
+        if st.session_state.get("_game") is None:
+            st.session_state.pop("event", None)  # first load: the URL's event applies
+        else:
+            st.session_state["event"] = 0  # another game picked: start at its beginning
+        st.session_state["_game"] = game.header.game_id
+    sides = [s.id for s in game.header.sides]
+    hidden = tl.ruleset.meta.hidden_information
+    view_as = st.sidebar.radio(
+        "View as",
+        [UMPIRE, *sides],
+        key="view_as",
+        help="Hidden information is sealed for a side until revealed.",
+    )
+    if not hidden:
+        st.sidebar.caption(f"{tl.ruleset.meta.name} has no hidden information.")
+    viewer = None if view_as == UMPIRE else view_as
+    st.title(f"{game.header.title or game.header.scenario_id}")
+    st.caption(
+        f"{tl.ruleset.meta.name} {game.header.ruleset.version} · "
+        f"{' v '.join(tl.side_names.values())} · {tl.length} events · "
+        f"result: {tl.result_text()} · dice: {game.header.dice.mode} · "
+        f"source: {game.source}"
+    )
+    event = _navigation(tl)
+    st.query_params["event"] = str(event)
+    st.iframe(KEYS_JS, height=1)  # keyboard shortcuts (our own constant script)
+    info = tl.info(event)
+    where = f"Turn {info.turn} · {info.phase}" if info else "Start"
+    st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {info.text}" if info else ""))
+    board_col, explain_col = st.columns([3, 2])
+    with board_col:
+        view = tl.view_at(event)
+        st.plotly_chart(board_figure(view, _highlight(tl, event)), key="board")
+    with explain_col:
+        _explain_panel(tl, event, viewer)
+    _charts(tl, event)
+    _log(tl, event)
+    _exports(tl, game)
+
+
+main()

@@ -1,0 +1,619 @@
+"""Plotly figures for the replay viewer: the board and time series, drawn from read models only.
+
+Nothing here knows a game rule. ``board_figure`` draws a ``GameView`` (continuous table, grid of
+cells or seats x zones), optionally with a ``Highlight`` of what the current event did;
+``timeseries_figure`` draws step lines over event numbers with a cursor; ``figure_png`` exports a
+static image.
+
+Damage is shown by the marker fill: an undamaged unit is a solid disc, and the fill fades towards
+a hollow ring in the side's colour as damage approaches strength (the outline stays opaque).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+
+from domain.read_model import Detail, GameView, UnitView
+
+# Okabe-Ito colour-blind-friendly palette, in side order.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+ATTACK_COLOUR = "#C00000"
+FOCUS_COLOUR = "#111111"
+BOARD_UIREVISION = "wake-board"
+TIMESERIES_UIREVISION = "wake-timeseries"
+
+MIN_FILL_ALPHA = 0.15  # fill opacity of a unit whose damage has reached its strength
+MAX_MARKER_SIZE = 28
+SLOT_RADIUS = 0.28  # ring radius of units sharing one cell / box (cell size 1)
+SLOT_SPAN = 0.38  # half-width of the square used when a cell / box holds many units
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """What the current event did, drawn on the board.
+
+    ``moves`` are in board coordinates (continuous), cell coordinates (grid) or
+    (seat index, zone index) (zones).
+    """
+
+    moves: tuple[tuple[str, Point, Point], ...] = ()  # (unit id, from, to)
+    attacks: tuple[tuple[str, str], ...] = ()  # (attacker unit id, target unit id)
+    focus: frozenset[str] = field(default_factory=frozenset)  # unit ids to emphasise
+
+
+def side_colours(side_ids: list[str]) -> dict[str, str]:
+    """Stable colour per side by order; the palette cycles for more than six sides."""
+    return {sid: PALETTE[i % len(PALETTE)] for i, sid in enumerate(side_ids)}
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _fmt(value: Detail | float) -> str:
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha:.2f})"
+
+
+def _damage_ratio(unit: UnitView) -> float:
+    if unit.strength <= 0:
+        return 0.0 if unit.damage <= 0 else 1.0
+    return min(max(unit.damage / unit.strength, 0.0), 1.0)
+
+
+def _marker_size(unit: UnitView) -> float:
+    return float(min(10 + 3 * max(unit.strength, 0), MAX_MARKER_SIZE))
+
+
+def _slots(centre: Point, n: int) -> list[Point]:
+    """Deterministic, distinct spots for ``n`` units in a unit-size box around ``centre``."""
+    cx, cy = centre
+    if n <= 1:
+        return [centre]
+    if n <= 6:  # a ring, starting at the top, clockwise
+        return [
+            (
+                cx + SLOT_RADIUS * math.cos(math.pi / 2 - 2 * math.pi * i / n),
+                cy + SLOT_RADIUS * math.sin(math.pi / 2 - 2 * math.pi * i / n),
+            )
+            for i in range(n)
+        ]
+    k = math.ceil(math.sqrt(n))  # a k x k square, row by row
+    step = 2 * SLOT_SPAN / (k - 1)
+    return [(cx - SLOT_SPAN + (i % k) * step, cy + SLOT_SPAN - (i // k) * step) for i in range(n)]
+
+
+def _spread(groups: dict[Point, list[str]]) -> dict[str, Point]:
+    """Unit id -> plotted point, spreading the units of each box around the box centre."""
+    placed: dict[str, Point] = {}
+    for centre, ids in groups.items():
+        placed.update(zip(ids, _slots(centre, len(ids)), strict=True))
+    return placed
+
+
+def _hover(unit: UnitView, side_name: str, where: str) -> str:
+    lines = [
+        f"<b>{_esc(unit.name)}</b> ({_esc(unit.id)})",
+        f"kind: {_esc(unit.kind)}",
+        f"side: {_esc(side_name)}",
+        f"status: {_esc(unit.status)}",
+        f"damage: {unit.damage}/{unit.strength}",
+        where,
+    ]
+    if unit.heading is not None:
+        lines.append(f"heading: {_fmt(unit.heading)}°")
+    lines += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in unit.details.items() if v is not None]
+    return "<br>".join(lines)
+
+
+def _where(unit: UnitView, seat: str | None = None) -> str:
+    if unit.position is not None:
+        return f"position: ({_fmt(unit.position[0])}, {_fmt(unit.position[1])})"
+    if unit.cell is not None:
+        return f"cell: ({unit.cell[0]}, {unit.cell[1]})"
+    if unit.zone is not None:
+        return f"zone: {_esc(unit.zone)}" + (f", seat: {_esc(seat)}" if seat else "")
+    return "position: off board"
+
+
+def _title(view: GameView, names: dict[str, str]) -> str:
+    title = f"{view.ruleset_name} · {view.scenario} · turn {view.turn}, {view.phase}"
+    if view.result is not None:
+        winner = view.result.winner
+        title += f" · result: {names.get(winner, winner) if winner else 'draw'}"
+    return _esc(title)
+
+
+# --- board ---------------------------------------------------------------------------------------
+
+
+def _placements(view: GameView) -> tuple[dict[str, Point], dict[str, str]]:
+    """Plotted point of every drawable unit, and the hover 'where' line of each."""
+    units = view.units
+    kind = view.board.kind
+    if kind == "continuous":
+        pts = {
+            u.id: (float(u.position[0]), float(u.position[1]))
+            for u in units
+            if u.position is not None
+        }
+        return pts, {u.id: _where(u) for u in units if u.id in pts}
+    if kind == "grid":
+        groups: dict[Point, list[str]] = {}
+        for u in units:
+            if u.cell is not None:
+                groups.setdefault((u.cell[0] + 0.5, u.cell[1] + 0.5), []).append(u.id)
+        pts = _spread(groups)
+        return pts, {u.id: _where(u) for u in units if u.id in pts}
+    # zones: x = seat column, y = zone row
+    seats, zones = _zone_axes(view)
+    groups = {}
+    where: dict[str, str] = {}
+    for u in units:
+        if u.zone is None:
+            continue
+        seat = _seat_of(u)
+        groups.setdefault((float(seats.index(seat)), float(zones.index(u.zone))), []).append(u.id)
+        where[u.id] = _where(u, seat)
+    return _spread(groups), where
+
+
+def _seat_of(unit: UnitView) -> str:
+    seat = unit.details.get("seat")
+    return seat if isinstance(seat, str) and seat else unit.side
+
+
+def _zone_axes(view: GameView) -> tuple[list[str], list[str]]:
+    """Seat and zone names in axis order; seats / zones used by units but not listed go last."""
+    seats = list(view.board.seats) or [s.id for s in view.sides]
+    zones = list(view.board.zones)
+    for u in view.units:
+        if u.zone is None:
+            continue
+        if _seat_of(u) not in seats:
+            seats.append(_seat_of(u))
+        if u.zone not in zones:
+            zones.append(u.zone)
+    return seats, zones
+
+
+def _unit_trace(
+    name: str,
+    uid: str,
+    units: list[UnitView],
+    pts: dict[str, Point],
+    where: dict[str, str],
+    side_name: str,
+    colour: str,
+    *,
+    out: bool,
+) -> go.Scatter:
+    marker: dict[str, Any]
+    if out:
+        marker = {"symbol": "x", "color": colour, "opacity": 0.45, "size": 12}
+    else:
+        marker = {
+            "symbol": "circle",
+            "size": [_marker_size(u) for u in units],
+            # damage state: the fill fades from solid to hollow as damage reaches strength
+            "color": [_rgba(colour, 1 - (1 - MIN_FILL_ALPHA) * _damage_ratio(u)) for u in units],
+            "line": {"color": colour, "width": 2},
+        }
+    return go.Scatter(
+        name=name,
+        uid=uid,
+        legendgroup=side_name,
+        x=[pts[u.id][0] for u in units],
+        y=[pts[u.id][1] for u in units],
+        mode="markers+text",
+        text=[u.id for u in units],
+        textposition="top center",
+        textfont={"size": 10, "color": "#888888" if out else "#222222"},
+        customdata=[u.id for u in units],
+        hovertext=[_hover(u, side_name, where[u.id]) for u in units],
+        hovertemplate="%{hovertext}<extra></extra>",
+        marker=marker,
+    )
+
+
+def _draw_board(fig: go.Figure, view: GameView) -> None:
+    """Table / cells / boxes as shapes, plus axes."""
+    board = view.board
+    grey = "#B0B0B0"
+    if board.kind == "continuous":
+        fig.add_shape(
+            type="rect",
+            x0=0,
+            y0=0,
+            x1=board.width,
+            y1=board.height,
+            layer="below",
+            fillcolor="#EEF3F7",
+            line={"color": grey, "width": 1},
+        )
+        pad = 0.03 * max(board.width, board.height)
+        fig.update_xaxes(range=[-pad, board.width + pad], title_text=f"x ({board.unit})")
+        fig.update_yaxes(
+            range=[-pad, board.height + pad],
+            title_text=f"y ({board.unit})",
+            scaleanchor="x",
+            scaleratio=1,
+        )
+        return
+    if board.kind == "grid":
+        cols, rows = int(board.width), int(board.height)
+        for c in range(cols):
+            for r in range(rows):
+                fig.add_shape(
+                    type="rect",
+                    x0=c,
+                    y0=r,
+                    x1=c + 1,
+                    y1=r + 1,
+                    layer="below",
+                    fillcolor="#F4F6F8",
+                    line={"color": grey, "width": 1},
+                )
+        _cells_trace(fig, view)
+        fig.update_xaxes(
+            range=[0, cols],
+            tickvals=[c + 0.5 for c in range(cols)],
+            ticktext=[str(c) for c in range(cols)],
+            showgrid=False,
+            zeroline=False,
+            title_text="column",
+        )
+        fig.update_yaxes(
+            range=[0, rows],
+            tickvals=[r + 0.5 for r in range(rows)],
+            ticktext=[str(r) for r in range(rows)],
+            showgrid=False,
+            zeroline=False,
+            title_text="row",
+            scaleanchor="x",
+            scaleratio=1,
+        )
+        return
+    seats, zones = _zone_axes(view)
+    for i in range(len(seats)):
+        for j in range(len(zones)):
+            fig.add_shape(
+                type="rect",
+                x0=i - 0.5,
+                y0=j - 0.5,
+                x1=i + 0.5,
+                y1=j + 0.5,
+                layer="below",
+                fillcolor="#F4F6F8",
+                line={"color": grey, "width": 1},
+            )
+    fig.update_xaxes(
+        range=[-0.5, len(seats) - 0.5],
+        tickvals=list(range(len(seats))),
+        ticktext=seats,
+        showgrid=False,
+        zeroline=False,
+        title_text="seat",
+    )
+    fig.update_yaxes(  # first zone at the top
+        range=[len(zones) - 0.5, -0.5],
+        tickvals=list(range(len(zones))),
+        ticktext=zones,
+        showgrid=False,
+        zeroline=False,
+        title_text="zone",
+    )
+
+
+def _cells_trace(fig: go.Figure, view: GameView) -> None:
+    cells = view.board.cells
+    if not cells:
+        return
+    hover = []
+    for cell in cells:
+        lines = [f"<b>cell ({cell.cell[0]}, {cell.cell[1]})</b>"]
+        if cell.label:
+            lines.append(_esc(cell.label))
+        lines += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in cell.details.items() if v is not None]
+        hover.append("<br>".join(lines))
+    fig.add_trace(
+        go.Scatter(
+            name="cells",
+            uid="cells",
+            x=[c.cell[0] + 0.5 for c in cells],
+            y=[c.cell[1] + 0.5 for c in cells],
+            mode="markers",  # a faint hover point at the centre; units sit around it
+            marker={"size": 6, "color": "#C8C8C8", "opacity": 0.5},
+            text=[c.label for c in cells],
+            customdata=[f"{c.cell[0]},{c.cell[1]}" for c in cells],
+            hovertext=hover,
+            hovertemplate="%{hovertext}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    for cell in cells:  # labels in the top-left corner, clear of the units
+        if cell.label:
+            fig.add_annotation(
+                x=cell.cell[0] + 0.03,
+                y=cell.cell[1] + 0.97,
+                xref="x",
+                yref="y",
+                text=_esc(cell.label),
+                showarrow=False,
+                xanchor="left",
+                yanchor="top",
+                font={"size": 9, "color": "#888888"},
+            )
+
+
+def _draw_highlight(
+    fig: go.Figure,
+    view: GameView,
+    highlight: Highlight,
+    pts: dict[str, Point],
+    colours: dict[str, str],
+) -> None:
+    units = {u.id: u for u in view.units}
+    shift = 0.5 if view.board.kind == "grid" else 0.0  # grid moves go cell centre to cell centre
+    for uid, src, dst in highlight.moves:
+        unit = units.get(uid)
+        colour = colours.get(unit.side, FOCUS_COLOUR) if unit else FOCUS_COLOUR
+        fig.add_annotation(
+            x=dst[0] + shift,
+            y=dst[1] + shift,
+            ax=src[0] + shift,
+            ay=src[1] + shift,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            text="",
+            showarrow=True,
+            arrowhead=2,
+            arrowsize=1.2,
+            arrowwidth=2,
+            arrowcolor=colour,
+            standoff=_marker_size(unit) / 2 + 2 if unit else 0,  # stop at the marker's edge
+            hovertext=f"{_esc(uid)} moves",
+        )
+    first = True
+    for attacker, target in highlight.attacks:
+        if attacker not in pts or target not in pts:
+            continue
+        (x0, y0), (x1, y1) = pts[attacker], pts[target]
+        fig.add_trace(
+            go.Scatter(
+                name="attack",
+                legendgroup="attack",
+                showlegend=first,
+                x=[x0, x1],
+                y=[y0, y1],
+                mode="lines",
+                line={"color": ATTACK_COLOUR, "dash": "dash", "width": 2},
+                customdata=[attacker, target],
+                hovertemplate=f"{_esc(attacker)} → {_esc(target)}<extra>attack</extra>",
+            )
+        )
+        first = False
+    focus = [u for u in view.units if u.id in highlight.focus and u.id in pts]
+    if focus:
+        fig.add_trace(
+            go.Scatter(
+                name="focus",
+                uid="focus",
+                x=[pts[u.id][0] for u in focus],
+                y=[pts[u.id][1] for u in focus],
+                mode="markers",
+                marker={
+                    "symbol": "circle-open",
+                    "size": [_marker_size(u) + 14 for u in focus],
+                    "color": FOCUS_COLOUR,
+                    "line": {"width": 3},
+                },
+                customdata=[u.id for u in focus],
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+
+
+def board_figure(
+    view: GameView, highlight: Highlight | None = None, *, height: int = 560
+) -> go.Figure:
+    """The board of one game state: units per side, out-of-play units, and the event highlight."""
+    side_ids = [s.id for s in view.sides]
+    side_ids += list(dict.fromkeys(u.side for u in view.units if u.side not in side_ids))
+    names = {s.id: s.name for s in view.sides}
+    colours = side_colours(side_ids)
+    pts, where = _placements(view)
+
+    fig = go.Figure()
+    _draw_board(fig, view)
+    for i, sid in enumerate(side_ids):  # uids by side order: plotly.js uses them in CSS selectors
+        name = names.get(sid, sid)
+        drawn = [u for u in view.units if u.side == sid and u.id in pts]
+        active = [u for u in drawn if u.status == "active"]
+        out = [u for u in drawn if u.status != "active"]
+        args = (pts, where, name, colours[sid])
+        fig.add_trace(_unit_trace(name, f"side{i}", active, *args, out=False))
+        if out:
+            fig.add_trace(_unit_trace(f"{name} (out)", f"out{i}", out, *args, out=True))
+    if highlight is not None:
+        _draw_highlight(fig, view, highlight, pts, colours)
+
+    fig.update_layout(
+        title={"text": _title(view, names), "x": 0.01, "xanchor": "left"},
+        height=height,
+        margin={"l": 50, "r": 10, "t": 40, "b": 40},
+        legend={
+            "orientation": "h",
+            "yanchor": "top",
+            "y": -0.12,
+            "x": 0,
+            "title": {"text": "fill fades with damage ·"},
+        },
+        uirevision=BOARD_UIREVISION,
+        plot_bgcolor="white",
+        hovermode="closest",
+    )
+    return fig
+
+
+# --- time series ---------------------------------------------------------------------------------
+
+
+def timeseries_figure(
+    title: str,
+    series: dict[str, list[tuple[int, float]]],
+    *,
+    cursor: int,
+    turn_starts: Sequence[tuple[int, int]] = (),
+    y_title: str = "",
+    colours: dict[str, str] | None = None,
+    end: int | None = None,
+    height: int = 300,
+) -> go.Figure:
+    """Step lines over event numbers (value holds until the next point), with a cursor line.
+
+    Every point carries its event seq in ``customdata`` so a click can move the replay there.
+    """
+    fig = go.Figure()
+    fig.update_layout(
+        title={"text": _esc(title), "x": 0.01, "xanchor": "left"},
+        height=height,
+        margin={"l": 50, "r": 10, "t": 50, "b": 40},
+        uirevision=TIMESERIES_UIREVISION,
+        clickmode="event+select",
+        plot_bgcolor="white",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0},
+    )
+    if not series:
+        fig.add_annotation(
+            text="no data",
+            xref="paper",
+            yref="paper",
+            x=0.5,
+            y=0.5,
+            showarrow=False,
+            font={"size": 14, "color": "#888888"},
+        )
+        fig.update_xaxes(visible=False)
+        fig.update_yaxes(visible=False)
+        return fig
+
+    for i, (name, points) in enumerate(series.items()):
+        xs = [seq for seq, _ in points]
+        ys = [value for _, value in points]
+        sizes = [6.0] * len(xs)
+        if end is not None and xs and xs[-1] < end:
+            xs.append(end)  # carry the last value to the end; no marker: nothing happened there
+            ys.append(ys[-1])
+            sizes.append(0.0)
+        colour = (colours or {}).get(name, PALETTE[i % len(PALETTE)])
+        fig.add_trace(
+            go.Scatter(
+                name=name,
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                line_shape="hv",
+                line={"color": colour, "width": 2},
+                marker={"size": sizes, "color": colour},
+                customdata=xs,
+                hovertemplate=f"event %{{x}}<br>%{{y}}<extra>{_esc(name)}</extra>",
+            )
+        )
+
+    for turn, seq in turn_starts:
+        fig.add_shape(
+            type="line",
+            x0=seq,
+            x1=seq,
+            xref="x",
+            y0=0,
+            y1=1,
+            yref="paper",
+            layer="below",
+            line={"color": "#BBBBBB", "width": 1, "dash": "dot"},
+        )
+        fig.add_annotation(
+            x=seq,
+            y=1,
+            xref="x",
+            yref="paper",
+            text=f"T{turn}",
+            showarrow=False,
+            xanchor="left",
+            yanchor="top",
+            font={"size": 9, "color": "#888888"},
+        )
+    _cursor(fig, cursor)
+    fig.update_xaxes(title_text="event", showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    fig.update_yaxes(title_text=y_title, showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    return fig
+
+
+def _cursor(fig: go.Figure, cursor: int) -> None:
+    fig.add_shape(
+        type="line",
+        x0=cursor,
+        x1=cursor,
+        xref="x",
+        y0=0,
+        y1=1,
+        yref="paper",
+        line={"color": "#222222", "width": 2},
+    )
+    fig.add_annotation(
+        x=cursor,
+        y=1,
+        xref="x",
+        yref="paper",
+        text=f"event {cursor}",
+        showarrow=False,
+        yanchor="bottom",
+        font={"size": 10, "color": "#222222"},
+    )
+
+
+# --- static export -------------------------------------------------------------------------------
+
+
+def figure_png(fig: go.Figure, *, width: int = 1000, height: int = 600) -> bytes:
+    """PNG bytes of a figure (kaleido drives a headless Chromium)."""
+    try:
+        data: object = fig.to_image(format="png", width=width, height=height)
+    except Exception as err:
+        raise RuntimeError(f"static export needs Chromium: {err}") from err
+    if not isinstance(data, bytes):
+        raise RuntimeError(f"static export returned {type(data).__name__}, not PNG bytes")
+    return data
+
+
+__all__ = [
+    "Highlight",
+    "board_figure",
+    "figure_png",
+    "side_colours",
+    "timeseries_figure",
+]

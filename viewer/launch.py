@@ -1,0 +1,54 @@
+"""Start the Streamlit viewer as a child process (``wake view``)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent / "app.py"
+
+
+def free_port(preferred: int = 8501) -> int:
+    """``preferred`` if it is free on the loopback interface, else any free port."""
+    for port in (preferred, 0):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise OSError("no free port on 127.0.0.1")
+
+
+def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1") -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP),
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        address,
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+        "--",
+        *app_args,
+    ]
+
+
+def run_viewer(app_args: list[str], port: int | None = None) -> int:
+    """Run the viewer until interrupted; returns Streamlit's exit status."""
+    chosen = free_port(port or 8501)
+    print(f"Wake viewer: open http://127.0.0.1:{chosen}  (Ctrl+C stops it)", flush=True)
+    try:
+        return subprocess.call(streamlit_command(chosen, app_args))
+    except KeyboardInterrupt:
+        return 0
