@@ -178,4 +178,5 @@ def known_rulesets() -> Sequence[str]:
 
 def _load_builtin() -> None:
     # Imported lazily: the rulesets import this module.
+    import domain.rulesets.iron_oak
     import domain.rulesets.morze  # noqa: F401

@@ -9,6 +9,7 @@ FixedDice faces are consumed in the order the docstrings of ``criticals`` give.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -16,14 +17,12 @@ import pytest
 from domain.dice import FixedDice
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
+from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.criticals import (
     RULES,
     STEERING_HORIZONTAL,
     STEERING_VERTICAL,
-    CriticalApplied,
     CriticalOptions,
-    CriticalRepaired,
-    FireChanged,
     apply,
     apply_critical,
     armament_penalty,
@@ -37,6 +36,13 @@ from domain.rulesets.iron_oak.criticals import (
     response_modifiers,
 )
 from domain.rulesets.iron_oak.data import GunSection, bundled_scenario, resolve_data
+from domain.rulesets.iron_oak.events import (
+    CriticalApplied,
+    CriticalRepaired,
+    CriticalRolled,
+    FireChanged,
+    GunneryResolved,
+)
 from domain.rulesets.iron_oak.state import CriticalState, IronOakState, initial_state
 
 DATA = resolve_data()
@@ -44,7 +50,7 @@ DATA = resolve_data()
 PLACES: dict[str, dict[str, dict[str, Any]]] = {
     "hampton_roads": {
         "virginia": {"cell": (1, 1), "edge": None},
-        "cumberland": {"cell": (1, 1)},
+        "cumberland": {"cell": (2, 1)},  # not in Virginia's GB: no explosion attacks
         "monitor": {"cell": (1, 2)},
     },
     "wassaw_sound": {
@@ -77,8 +83,8 @@ def crit(
     events = apply_critical(state, unit, name, dice, **kw)
     assert dice.remaining == 0, "every scripted face is used"
     after = state
-    for event in events:
-        after = apply(after, event)
+    for event in events:  # the criticals' events, and the gunnery events of their attacks
+        after = gunnery.apply(apply(after, event), event)
     return events, after
 
 
@@ -700,7 +706,7 @@ def status(
     assert dice.remaining == 0
     after = state
     for event in events:
-        after = apply(after, event)
+        after = gunnery.apply(apply(after, event), event)
     return events, after
 
 
@@ -765,3 +771,205 @@ def test_every_critical_has_its_rule() -> None:
     assert sorted(RULES.values(), key=lambda r: int(r.split(".")[-1])) == [
         f"IO-6.3.{i}" for i in range(1, 18)
     ]
+
+
+# --------------------------------------------------------------------------- starting criticals
+
+
+def test_io_6_3_1_io_6_3_15_starting_criticals_take_their_first_level() -> None:
+    """IO-6.3.1 / IO-6.3.15 (IO-0 starting criticals): a scenario's Armament starts at −2 (−1
+    for a ship whose guns are all limited, IO-6.2.3A) and Speed at −1 — what a 1st critical in
+    play sets; markers without a value stay at 0."""
+    scenario = bundled_scenario("hampton_roads")
+    ships = [
+        s.model_copy(update={"criticals": ["armament", "speed", "rudder"]})
+        if s.id == "cumberland"
+        else s
+        for s in scenario.ships
+    ]
+    scenario = scenario.model_copy(update={"ships": ships})
+    state = initial_state(scenario, DATA)
+    start = state.ships["cumberland"].criticals
+    assert {n: (c.count, c.level) for n, c in start.items()} == {
+        "armament": (1, -2),
+        "speed": (1, -1),
+        "rudder": (1, 0),
+    }
+    fresh = game()
+    for name in ("armament", "speed"):
+        assert applied(crit(fresh, "cumberland", name)[0])[0].level == start[name].level
+    assert armament_penalty(state, "cumberland", 2) == -1  # its limited d6d4 section: half
+    limited = initial_state(scenario, _limited_data_state().data)
+    assert limited.ships["cumberland"].criticals["armament"].level == -1
+
+
+# --------------------------------------------------------------------------- IO-6.2.3G/H retire
+
+
+@pytest.mark.parametrize(
+    ("before", "face", "status", "expected"),
+    [
+        (5, 4, "active", "retiring"),  # 5 + 4 = 9 = Virginia's heavy threshold
+        (4, 4, "active", "active"),  # 8: light only
+        (5, 4, "captured", "captured"),  # a captured ship already retires for its captor
+    ],
+)
+def test_io_6_2_3g_heavy_crew_damage_retires_the_ship(
+    before: int, face: int, status: str, expected: str
+) -> None:
+    """IO-6.2.3G / IO-6.2.3H: crew damage reaching the heavy threshold (right of "/") makes
+    the ship retire; the event's note says so."""
+    update: dict[str, Any] = {"crew_damage": before, "status": status}
+    if status == "captured":
+        update["captured_by"] = "USA"
+    events, after = crit(game(virginia=update), "virginia", "crew", [face])
+    assert after.ships["virginia"].crew_damage == before + face
+    assert after.ships["virginia"].status == expected
+    assert ("IO-6.2.3G" in applied(events)[0].note) == (expected == "retiring")
+
+
+def test_io_6_2_3g_boiler_crew_loss_can_retire_the_ship() -> None:
+    """IO-6.2.3G: any crew loss counts — a Boiler's uncapped d8 here."""
+    _, after = crit(game(virginia={"crew_damage": 3}), "virginia", "boiler", [1, 1, 8])
+    assert after.ships["virginia"].status == "retiring"
+
+
+# --------------------------------------------------------------------------- attacks on others
+
+
+def gun_results(events: list[DomainEvent]) -> list[GunneryResolved]:
+    return [e for e in events if isinstance(e, GunneryResolved)]
+
+
+def test_io_6_3_2_boiler_attacks_fouled_ships_with_a_d10() -> None:
+    """IO-6.3.2: fouled or attached ships take a d10 gunnery attack — after the Boiler's own
+    event; resolved like gunnery (d8 location, defence dice, chart, critical roll), no gun
+    modifiers. A ship merely in the same GB is not attacked by a Boiler."""
+    state = game(
+        virginia={"fouled_with": ("cumberland",), "repair_party": True, "smoke": "heavy"},
+        cumberland={"cell": (1, 1), "fouled_with": ("virginia",)},
+        monitor={"cell": (1, 1)},
+    )
+    events, after = crit(state, "virginia", "boiler", [1, 1, 1, 2, 10, 2, 1, 3, 4])
+    kinds = [type(e).__name__ for e in events]
+    assert kinds == [
+        "DiceRolled",
+        "DiceRolled",
+        "CriticalApplied",
+        "DiceRolled",
+        "DiceRolled",
+        "GunneryResolved",
+        "DiceRolled",
+        "CriticalRolled",
+    ]
+    where, attack = rolls(events)[2:4]
+    assert (where.purpose, where.outcome) == ("hit location", "A")
+    assert (attack.purpose, attack.rule, attack.roll.expression) == (
+        "boiler attack",
+        "IO-6.3.2",
+        "d10",
+    )
+    assert attack.roll.modifiers == [] and attack.opposed_by is not None
+    assert attack.opposed_by.expression == "d8d4"
+    assert (attack.subject, attack.target, attack.roll.side) == ("virginia", "cumberland", "CSA")
+    [hit] = gun_results(events)
+    assert (hit.firer, hit.section, hit.target, hit.range) == (
+        "virginia",
+        -1,
+        "cumberland",
+        "point_blank",
+    )
+    assert (hit.attack, hit.rule, hit.rule_id(), hit.location) == (
+        "boiler",
+        "IO-6.3.2",
+        "IO-6.3.2",
+        "A",
+    )
+    assert (hit.cr, hit.dr, hit.band, hit.hits) == (10, 2, "critical", 1)
+    last = events[-1]
+    assert isinstance(last, CriticalRolled) and last.unit == "cumberland" and last.total == 7
+    assert after.ships["cumberland"].hits == 1 and after.ships["cumberland"].shield("A") == -2
+    assert after.ships["monitor"] == state.ships["monitor"]
+
+
+def test_io_6_3_8_explosion_attacks_fouled_then_same_gb_ships() -> None:
+    """IO-6.3.8: fouled or attached ships take d10d6 (Point Blank), other ships in the same GB
+    d10 (Short), of either side; the ship's own hits, crew and fire come first."""
+    state = game(
+        virginia={"fouled_with": ("cumberland",)},
+        cumberland={"cell": (1, 1), "fouled_with": ("virginia",)},
+        monitor={"cell": (1, 1)},
+    )
+    # hits d10+d6, crew d8 | cumberland: d8, d10d6, d8d4 | monitor: d8, d10, d8d6
+    faces = [1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1]
+    events, after = crit(state, "virginia", "explosion", faces)
+    assert isinstance(events[2], CriticalApplied) and events[2].name == "explosion"
+    attacks = [r for r in rolls(events) if r.purpose == "explosion attack"]
+    assert [(r.target, r.roll.expression, r.rule) for r in attacks] == [
+        ("cumberland", "d10d6", "IO-6.3.8"),
+        ("monitor", "d10", "IO-6.3.8"),
+    ]
+    assert [(g.target, g.range, g.attack) for g in gun_results(events)] == [
+        ("cumberland", "point_blank", "explosion"),
+        ("monitor", "short", "explosion"),
+    ]
+    assert after.ships["virginia"].hits == 2
+
+
+def test_io_6_3_11_magazine_attacks_even_when_the_ship_sinks() -> None:
+    """IO-6.3.11: attached (towed) ships take d10d8d6, others in the GB d10d4 — also when the
+    exploding ship sinks (the attacks come before "if the ship sinks, ignore the rest")."""
+    hit_value = DATA.ships.get("virginia").hit_value
+    state = game(
+        virginia={"towing": "cumberland", "hits": hit_value - 1},
+        cumberland={"cell": (1, 1), "towed_by": "virginia"},
+        monitor={"cell": (1, 1)},
+    )
+    # hits d10+d8+d6 (sunk: no crew roll) | cumberland: d8, d10d8d6, d8d4 | monitor: d8,
+    # d10d4, d8d6
+    faces = [1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    events, after = crit(state, "virginia", "magazine", faces)
+    assert [(g.target, g.range) for g in gun_results(events)] == [
+        ("cumberland", "point_blank"),
+        ("monitor", "short"),
+    ]
+    attacks = [r for r in rolls(events) if r.purpose == "magazine attack"]
+    assert [r.roll.expression for r in attacks] == ["d10d8d6", "d10d4"]
+    assert after.ships["virginia"].status == "sunk"
+    assert after.ships["cumberland"].towed_by is None
+
+
+def test_io_6_3_2_second_boiler_makes_no_attack() -> None:
+    """IO-6.3.2: a 2nd Boiler is 2 hits only — no explosion, no attack."""
+    state = game(
+        virginia={"fouled_with": ("cumberland",), "criticals": crits(boiler=(1, 0))},
+        cumberland={"cell": (1, 1), "fouled_with": ("virginia",)},
+    )
+    events, _ = crit(state, "virginia", "boiler")
+    assert gun_results(events) == [] and not rolls(events)
+
+
+def test_io_6_3_8_attack_p_success_is_exact() -> None:
+    """IO-6.3.8: the attack roll's p_success is P(d10 > DR) for the location's defence."""
+    state = game(monitor={"cell": (1, 1)})
+    events, _ = crit(state, "virginia", "explosion", [1, 1, 1, 1, 5, 3, 2])
+    [attack] = [r for r in rolls(events) if r.purpose == "explosion attack"]
+    assert attack.opposed_by is not None and attack.opposed_by.expression == "d8d6"  # B
+    wins = sum(a > max(b, c) for a in range(1, 11) for b in range(1, 9) for c in range(1, 7))
+    assert Fraction(attack.p_success or "x") == Fraction(wins, 10 * 8 * 6)
+
+
+def test_io_3_1_2_level_five_explosion_attacks_ships_in_the_gb() -> None:
+    """IO-3.1.2 / IO-6.3.8: an Explosion from a level-5 fire attacks the GB like any other."""
+    state = game(virginia={"fire": 5}, monitor={"cell": (1, 1)})
+    events, after = status(state, "virginia", [5, 3, 2, 4, 1, 10, 1, 1, 6, 6], last5=True)
+    [hit] = [e for e in events if isinstance(e, GunneryResolved)]
+    assert (hit.target, hit.attack, hit.range, hit.location, hit.band) == (
+        "monitor",
+        "explosion",
+        "short",
+        "B",
+        "critical",
+    )
+    assert isinstance(events[-1], CriticalRolled) and events[-1].unit == "monitor"
+    assert after.ships["monitor"].shield("B") == -2

@@ -22,12 +22,19 @@ from domain.rulesets.iron_oak.gunnery import (
     GunneryOptions,
     apply,
     check_fire,
+    effective_side,
     fire_range,
     gunnery_modifiers,
     hit_location,
     resolve_fire,
 )
-from domain.rulesets.iron_oak.state import CriticalState, IronOakState, Pair, initial_state
+from domain.rulesets.iron_oak.state import (
+    CardEffect,
+    CriticalState,
+    IronOakState,
+    Pair,
+    initial_state,
+)
 
 DATA = resolve_data()
 TABLES = DATA.tables
@@ -128,6 +135,18 @@ def test_io_6_1_out_of_range_refused() -> None:
     assert check_fire(game(monitor={"cell": (3, 3)}), "monitor", 0, "virginia") == "long"
 
 
+def test_io_6_1_io_5_6_5_point_blank_against_the_rammer() -> None:
+    """IO-6.1 / IO-5.6.5: a target that rammed or spar-attacked the firer in the previous Action
+    Phase is at Point Blank while both are in the same GB; not the other way round."""
+    state = game().model_copy(update={"rammed": (("cumberland", "virginia"),)})
+    assert fire_range(state, "virginia", "cumberland") == "point_blank"
+    assert check_fire(state, "virginia", 0, "cumberland") == "point_blank"
+    assert fire_range(state, "cumberland", "virginia") == "short"
+    apart = game(cumberland={"cell": (2, 1)}).model_copy(update={"rammed": state.rammed})
+    assert fire_range(apart, "virginia", "cumberland") == "medium"
+    assert fire_range(game(), "virginia", "cumberland") == "short"
+
+
 # --------------------------------------------------------------------------- legality
 
 
@@ -172,6 +191,29 @@ def test_io_6_2_3i_captured_ship_cannot_fire() -> None:
     """IO-6.2.3I: a captured ship cannot fire."""
     state = game(virginia={"status": "captured", "captured_by": "USA"})
     assert refused(state, "virginia", 0, "cumberland") == "IO-6.2.3I"
+
+
+def test_io_6_2_3i_captured_ship_counts_for_its_captor() -> None:
+    """IO-6.2.3I: a captured ship is on its captor's side: its old side may fire at it, the
+    captor's may not."""
+    state = game(virginia={"status": "captured", "captured_by": "USA"})
+    assert effective_side(state.ships["virginia"]) == "USA"
+    assert refused(state, "cumberland", 1, "virginia") == "IO-6.0"
+    assert effective_side(state.ships["cumberland"]) == "USA"
+
+
+def test_io_6_2_4_gunfire_marker_lifts_night_reading() -> None:
+    """IO-6.2.4 (reading): no night modifier and no "N/A" against a target carrying a Gunfire
+    marker (its muzzle flashes give it away); the firer's own marker does not help it."""
+    state = game("wassaw_sound")
+    lit = state.model_copy(update={"gunfire": ("nahant", "weehawken")})
+    assert check_fire(lit, "atlanta", 0, "nahant") == "long"
+    assert mods_of(lit, "atlanta", 0, "weehawken") == []
+    assert mods_of(state, "atlanta", 0, "weehawken") == [(-3, "IO-6.2.4")]
+    own = state.model_copy(update={"gunfire": ("atlanta",)})
+    assert refused(own, "atlanta", 0, "nahant") == "IO-6.2.4"
+    events = fire(lit, "atlanta", 0, "nahant", [3, 5, 2, 1])
+    assert resolved(events).range == "long"
 
 
 def test_io_6_2_4_night_na_range_refused() -> None:
@@ -354,6 +396,39 @@ def test_io_6_2_1_each_modifier_cites_its_rule(
 ) -> None:
     """IO-6.2.1: modifiers are cumulative, each cites its rule, zero values are left out."""
     assert mods_of(state, firer, section, target) == expected
+
+
+def test_io_6_3_1_io_6_2_3a_armament_penalty_per_gun_section() -> None:
+    """IO-6.3.1 / IO-6.2.3A: a −4 Armament marker costs Cumberland's d10d8 section −4 and its
+    limited d6d4 section only −2 (limited guns take half); the roll records it."""
+    marker = {"armament": CriticalState(name="armament", count=2, level=-4)}
+    state = game(cumberland={"criticals": marker})
+    assert mods_of(state, "cumberland", 0, "virginia") == [(-4, "IO-6.3.1")]
+    assert mods_of(state, "cumberland", 2, "virginia") == [(-2, "IO-6.3.1")]
+    [gunnery] = rolls(fire(state, "cumberland", 2, "virginia", [2, 6, 4, 5, 1]), "gunnery")
+    assert [(m.value, m.rule) for m in gunnery.roll.modifiers] == [(-2, "IO-6.3.1")]
+    assert gunnery.roll.total == 6 - 2
+    one = {"armament": CriticalState(name="armament", count=1, level=-2)}
+    assert mods_of(game(cumberland={"criticals": one}), "cumberland", 2, "virginia") == [
+        (-1, "IO-6.3.1")
+    ]
+
+
+def test_io_7_0_action_card_modifiers_apply_to_their_unit_and_section() -> None:
+    """IO-7.0: cards played this segment on the firer for gunnery modify its CR: one for a named
+    section only, one for any section; a card on another unit does not count."""
+    effects = (
+        CardEffect(card="well_aimed", unit="virginia", use="gunnery", value=2, section=0),
+        CardEffect(card="rapid_fire", unit="virginia", use="gunnery", value=1),
+        CardEffect(card="well_aimed", unit="cumberland", use="gunnery", value=2),
+        CardEffect(card="full_steam", unit="virginia", use="movement", value=2),
+    )
+    state = game().model_copy(update={"effects": effects})
+    assert mods_of(state, "virginia", 0, "cumberland") == [(2, "IO-7.0"), (1, "IO-7.0")]
+    assert mods_of(state, "virginia", 1, "cumberland") == [(1, "IO-7.0")]
+    [gunnery] = rolls(fire(state, "virginia", 0, "cumberland", [2, 5, 3, 1]), "gunnery")
+    assert gunnery.roll.total == 5 + 3
+    assert "Well" in gunnery.roll.modifiers[0].reason
 
 
 def test_io_6_2_1_modifiers_are_cumulative_and_used_by_the_roll() -> None:

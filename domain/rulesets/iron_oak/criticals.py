@@ -2,22 +2,26 @@
 
 Pure functions; the state passed in is never changed.
 
-* :func:`apply_critical` resolves one critical on a ship: any rolls (engine ``DiceRolled``
-  events from :mod:`domain.chance`) followed by one :class:`CriticalApplied` per effect. A
-  critical that turns into another (Jam on a non-monitor, Smokestack on a monitor and Spar
-  Torpedo on a ship without one become Collateral; a 2nd Engine-Damaged becomes Engine-Stopped)
-  gives the event of the critical that actually takes effect, with a ``note`` naming the roll.
+* :func:`apply_critical` resolves one critical on a ship or a fort section: any rolls (engine
+  ``DiceRolled`` events from :mod:`domain.chance`) followed by one :class:`CriticalApplied` per
+  effect, then, for a ship's Boiler, Explosion or Magazine, the attacks on nearby ships
+  (:func:`attack_targets`, resolved by :func:`gunnery.critical_attack`). A critical that turns
+  into another (Jam on a non-monitor, Smokestack on a monitor and Spar Torpedo on a ship without
+  one become Collateral; a 2nd Engine-Damaged becomes Engine-Stopped) gives the event of the
+  critical that actually takes effect, with a ``note`` naming the roll.
 * :func:`response_modifiers` gives the response-dice modifiers of a ship that is the target of
   a Crossing-the-T or a ram/spar attempt; :func:`blocks_t_ram_spar` tells whether Rudder or
   Steering forbids the ship to cross the T or ram/spar (IO-6.3.13, IO-6.3.17);
-  :func:`armament_penalty` gives the Armament marker's value for one gun section.
+  :func:`armament_penalty` (defined in :mod:`gunnery`, which applies it) gives the Armament
+  marker's value for one gun section.
 * :func:`check_repair_party` / :func:`repair_attempt` (IO-3.1.1) and :func:`fire_status`
-  (IO-3.1.2) are Status Phase steps.
+  (IO-3.1.2, ships and fort sections) are Status Phase steps.
 * :func:`apply` folds the events defined here (and only those) into the state. Hull hits sink a
-  ship through the gunnery module's sinking helper (IO-6.2.3J).
+  ship through the gunnery module's :func:`gunnery.sink` (IO-6.2.3J); crew damage reaching the
+  card's heavy threshold makes an active ship retire (IO-6.2.3G/H).
 
 Who rolls: damage, crew-loss, fire and steering rolls are recorded for the opponent of the
-ship's (effective) side, as the movement module does for mine damage; the repair roll is the
+unit's (effective) side, as the movement module does for mine damage; the repair roll is the
 owner's, against the opponent's d10.
 
 Readings of the seed ([AMBIG] in the digest) are switches in :class:`CriticalOptions`. Other
@@ -26,17 +30,18 @@ choices, documented where they are made: which collateral location "the target" 
 fire only ever raises the fire level, Boiler crew loss is not capped (only Crew, Explosion and
 Magazine are "as for Crew"), a 2nd Rudder has no printed effect (the count only grows), the
 Steering direction is stored as the marker ``level`` (:data:`STEERING_VERTICAL` /
-:data:`STEERING_HORIZONTAL`), Armament markers are per ship (:func:`armament_penalty`).
+:data:`STEERING_HORIZONTAL`), Armament markers are per unit (:func:`armament_penalty`), a
+starting critical with a marker value takes its first value (:func:`first_marker_level`), the
+attacks on other ships (:func:`attack_targets`) and criticals on fort sections
+(:func:`apply_critical`).
 
-Not covered: the attacks on fouled, attached and same-GB ships caused by Boiler, Explosion and
-Magazine (IO-6.3.2, IO-6.3.8, IO-6.3.11), criticals on fort sections, placing and withdrawing
-repair parties as events, and the smoke-removal check (IO-3.1 c).
-
-The event classes are meant to move to ``events.py``; they are defined here for now.
+Not covered: placing and withdrawing repair parties as events, repair parties on forts, and the
+smoke-removal check (IO-3.1 c).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,16 +50,33 @@ from domain.chance import opposed_roll, table_roll
 from domain.dice import DiceSource, Modifier
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
+from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.data import (
     CRITICAL_NAMES,
     REPAIRABLE_CRITICALS,
+    GunSection,
     Location,
-    ShipCard,
-    Side,
 )
 from domain.rulesets.iron_oak.events import CriticalApplied, CriticalRepaired, FireChanged
-from domain.rulesets.iron_oak.gunnery import _effective_side, _sink
-from domain.rulesets.iron_oak.state import CriticalState, IronOakState, ShipState
+from domain.rulesets.iron_oak.gunnery import (
+    FORT_LOCATION,
+    Range,
+    all_limited,
+    damage_section,
+    effective_side,
+    fort_section_card,
+    full_crew,
+    opponent_of,
+    sink,
+    unit,
+)
+from domain.rulesets.iron_oak.gunnery import armament_penalty as armament_penalty
+from domain.rulesets.iron_oak.state import (
+    CriticalState,
+    FortSectionState,
+    IronOakState,
+    ShipState,
+)
 
 # --------------------------------------------------------------------------- seed values
 
@@ -82,8 +104,16 @@ assert set(RULES) == CRITICAL_NAMES
 REPEAT_HITS = 2  # "2nd: 2 hits" (and Armament/Speed 3rd) throughout IO-6.3
 BOILER_HITS = "d10+d8"  # IO-6.3.2
 BOILER_FIRE = 3  # IO-6.3.2: a level-3 fire
-EXPLOSION_HITS = "d10+d6"  # IO-6.3.8
+EXPLOSION_HITS = "d10+d6"  # IO-6.3.8 (ships and fort sections)
 MAGAZINE_HITS = "d10+d8+d6"  # IO-6.3.11
+FORT_EXPLOSION_CREW = "d4"  # IO-6.3.8: a fort section that survives loses d4 crew
+FORT_EXPLOSION_FIRE = 3  # IO-6.3.8: and gets a level-3 fire
+# IO-6.3.2 / IO-6.3.8 / IO-6.3.11: the attack on (fouled or attached ships, other ships in the GB)
+ATTACKS: dict[str, tuple[str, str | None]] = {
+    "boiler": ("d10", None),
+    "explosion": ("d10d6", "d10"),
+    "magazine": ("d10d8d6", "d10d4"),
+}
 FIRE_START_DIE = "d10"  # IO-6.3.9
 STEERING_DIE = "d6"  # IO-6.3.17
 STEERING_VERTICAL = 1  # Steering marker level: d6 1-3, the ship may move only vertically
@@ -93,6 +123,22 @@ ARMAMENT_LIMITED_STEPS = (-1, -2)  # IO-6.3.1: limited guns
 SPEED_STEPS = (-1, -2)  # IO-6.3.15
 JAM_GUNNERY = -2  # IO-6.3.10: a jammed monitor turret fires at −2 (not applied by gunnery yet)
 RAM_RESOLUTION = -5  # IO-6.3.12
+
+FORT_NO_EFFECT = frozenset(
+    {
+        "boiler",
+        "engine_damaged",
+        "engine_stopped",
+        "ram",
+        "rudder",
+        "smokestack",
+        "spar_torpedo",
+        "speed",
+        "steering",
+    }
+)
+"""Criticals with no meaning for a fort section (no engine, boiler, ram, spar, funnel or helm):
+no effect, recorded as a :class:`CriticalApplied` with a note."""
 
 RESPONSE: dict[str, int] = {
     "boiler": -5,  # IO-6.3.2
@@ -144,10 +190,9 @@ class CriticalOptions(BaseModel):
 DEFAULT_OPTIONS = CriticalOptions()
 
 
-# --------------------------------------------------------------------------- events
-
-
 # --------------------------------------------------------------------------- helpers
+
+Unit = ShipState | FortSectionState
 
 
 def _ship(state: IronOakState, ship_id: str) -> ShipState:
@@ -157,39 +202,31 @@ def _ship(state: IronOakState, ship_id: str) -> ShipState:
         raise InvalidCommand(f"no ship {ship_id!r} in this game") from None
 
 
-def _opponent(ship: ShipState) -> Side:
-    return "USA" if _effective_side(ship) == "CSA" else "CSA"
+def _count(u: Unit, name: str) -> int:
+    crit = u.criticals.get(name)
+    return crit.count if crit else 0
 
 
-def _all_limited(card: ShipCard) -> bool:
-    """The ship's Armament marker uses the limited values when every gun section is limited
-    (IO-6.2.3A); otherwise the full values, which :func:`armament_penalty` halves for its
-    limited sections."""
-    return all(gun.limited for gun in card.guns)
-
-
-def armament_penalty(state: IronOakState, ship_id: str, section: int) -> int:
-    """The Armament marker's gunnery value for one gun section (IO-6.3.1): the marker value, or
-    half of it (−2 → −1, −4 → −2) for a limited section of a ship whose marker has full values.
-    Gunnery currently applies the marker's ``level`` to every section; it should use this."""
-    crit = state.ships[ship_id].criticals.get("armament")
-    if crit is None:
-        return 0
-    card = state.card(ship_id)
-    if card.guns[section].limited and not _all_limited(card):
-        return crit.level // 2
-    return crit.level
+def first_marker_level(name: str, guns: Sequence[GunSection]) -> int:
+    """The marker value a 1st critical ``name`` sets on a unit with these guns: Armament −2, or
+    −1 when every gun section is limited (IO-6.3.1, IO-6.2.3A); Speed −1 (IO-6.3.15); 0 for the
+    others. Starting criticals (``state.initial_state``) take it too."""
+    if name == "armament":
+        return (ARMAMENT_LIMITED_STEPS if all_limited(guns) else ARMAMENT_STEPS)[0]
+    if name == "speed":
+        return SPEED_STEPS[0]
+    return 0
 
 
 def _marker_event(
-    ship: ShipState, name: str, *, level: int = 0, hits: int = 0, note: str = ""
+    u: Unit, name: str, *, level: int = 0, hits: int = 0, note: str = ""
 ) -> CriticalApplied:
     """A critical that leaves (or keeps) its marker, one occurrence more."""
     return CriticalApplied(
-        unit=ship.id,
+        unit=u.id,
         name=name,
         rule=RULES[name],
-        count=ship.critical_count(name) + 1,
+        count=_count(u, name) + 1,
         level=level,
         marker=True,
         hits=hits,
@@ -197,38 +234,41 @@ def _marker_event(
     )
 
 
-def _hits_roll(
-    state: IronOakState, ship: ShipState, expression: str, dice: DiceSource, name: str
-) -> DiceRolled:
+def _hits_roll(u: Unit, expression: str, dice: DiceSource, name: str) -> DiceRolled:
     return table_roll(
         dice,
         expression=expression,
         table=lambda total: (f"{total} hits", total),
-        side=_opponent(ship),
+        side=opponent_of(u),
         purpose=f"{name.replace('_', ' ')} hits",
         rule=RULES[name],
-        subject=ship.id,
+        subject=u.id,
     )
 
 
 def _crew_loss_roll(
     state: IronOakState,
-    ship: ShipState,
+    u: Unit,
     kind: Literal["boiler", "crew"],
     dice: DiceSource,
     name: str,
     options: CriticalOptions,
 ) -> DiceRolled:
-    """Crew loss (IO-6.3.2 / IO-6.3.5): the dice by the card's full crew factor and the band set
-    (``options.crew_loss_bands``). "As for Crew" losses are capped at half the current crew
-    (full − crew damage, rounded down, at least 1); the Boiler's loss is not. No loss beyond full
-    crew damage. The roll's value is the loss taken."""
-    card = state.card(ship.id)
+    """Crew loss (IO-6.3.2 / IO-6.3.5): the dice by the unit's full crew factor (a fort
+    section's ``crew``) and the band set (``options.crew_loss_bands``). "As for Crew" losses are
+    capped at half the current crew (full − crew damage, rounded down, at least 1); the Boiler's
+    loss is not. No loss beyond full crew damage. The roll's value is the loss taken."""
+    full = full_crew(state, u.id)
     bands = kind if options.crew_loss_bands == "as_printed" else options.crew_loss_bands
-    expression = state.data.tables.crew_loss.dice_for(bands, card.crew.full)
-    current = max(0, card.crew.full - ship.crew_damage)
+    expression = state.data.tables.crew_loss.dice_for(bands, full)
+    current = max(0, full - u.crew_damage)
     cap = max(1, current // 2) if kind == "crew" else current
+    return _loss_roll(u, expression, cap, current, dice, name)
 
+
+def _loss_roll(
+    u: Unit, expression: str, cap: int, current: int, dice: DiceSource, name: str
+) -> DiceRolled:
     def loss(total: int) -> tuple[str, int]:
         taken = max(0, min(total, cap, current))
         return f"{taken} crew", taken
@@ -237,11 +277,25 @@ def _crew_loss_roll(
         dice,
         expression=expression,
         table=loss,
-        side=_opponent(ship),
+        side=opponent_of(u),
         purpose="crew loss",
         rule=RULES[name],
-        subject=ship.id,
+        subject=u.id,
     )
+
+
+def _retire_note(state: IronOakState, u: Unit, loss: int) -> str:
+    """IO-6.2.3G/H: the note for a crew loss that takes an active ship to heavy crew damage."""
+    if not isinstance(u, ShipState) or u.status != "active":
+        return ""
+    heavy = state.card(u.id).crew.heavy
+    if u.crew_damage < heavy <= u.crew_damage + loss:
+        return "heavy crew damage: retires (IO-6.2.3G)"
+    return ""
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)
 
 
 def collateral_location(state: IronOakState, ship_id: str, location: str) -> Location:
@@ -262,6 +316,27 @@ def collateral_location(state: IronOakState, ship_id: str, location: str) -> Loc
     return max(candidates, key=lambda c: (ship.shield(c), -candidates.index(c)))
 
 
+def _shield_step(
+    state: IronOakState, u: Unit, target: Location, note: str, text: str
+) -> CriticalApplied:
+    """One more −1 on ``target``, or 2 hits when it is already at the floor (IO-6.3.4)."""
+    floor = state.data.tables.damage_chart.shield_floor
+    before = u.shields.get(target, 0)
+    at_floor = before <= floor
+    text += f": already at {floor}, 2 hits" if at_floor else ""
+    return CriticalApplied(
+        unit=u.id,
+        name="collateral",
+        rule=RULES["collateral"],
+        count=1,
+        marker=False,
+        hits=REPEAT_HITS if at_floor else 0,
+        location=target,
+        shield_after=before if at_floor else before - 1,
+        note=_join(note, text),
+    )
+
+
 def _collateral(
     state: IronOakState, ship: ShipState, location: str | None, note: str
 ) -> CriticalApplied:
@@ -274,52 +349,101 @@ def _collateral(
     if card.location(cast(Location, location)) is None:
         raise InvalidCommand(f"{ship.id}'s card has no location {location}", rule="IO-6.3.4")
     target = collateral_location(state, ship.id, location)
-    floor = state.data.tables.damage_chart.shield_floor
-    before = ship.shield(target)
-    at_floor = before <= floor
-    text = f"{location} → {target}" + (f": already at {floor}, 2 hits" if at_floor else "")
-    return CriticalApplied(
-        unit=ship.id,
-        name="collateral",
-        rule=RULES["collateral"],
-        count=1,
-        marker=False,
-        hits=REPEAT_HITS if at_floor else 0,
-        location=target,
-        shield_after=before if at_floor else before - 1,
-        note=f"{note}; {text}" if note else text,
-    )
+    return _shield_step(state, ship, target, note, f"{location} → {target}")
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 # --------------------------------------------------------------------------- criticals
 
 
+def attack_targets(state: IronOakState, ship_id: str, name: str) -> list[tuple[str, str, Range]]:
+    """The attacks a Boiler, Explosion or Magazine critical on ship ``ship_id`` makes, as
+    (victim, dice pool, range) in the order they are resolved (IO-6.3.2, IO-6.3.8, IO-6.3.11).
+
+    Fouled or attached ships (``fouled_with`` ships, ``towing``, ``towed_by``; by id) take the
+    first pool at Point Blank: Boiler d10, Explosion d10d6, Magazine d10d8d6. Then every other
+    ship afloat in the same GB, of either side (by id), takes the second pool at Short:
+    Explosion d10, Magazine d10d4 (a Boiler has none). Fort sections are not in any GB and take
+    none. Read from the state before the critical (so a ship that sinks still attacks the ships
+    that were fouled with it).
+    """
+    if name not in ATTACKS:
+        return []
+    ship = state.ships[ship_id]
+    near, gb = ATTACKS[name]
+    held = [s for s in gunnery.attached(state, ship) if s.afloat]
+    out: list[tuple[str, str, Range]] = [(s.id, near, "point_blank") for s in held]
+    if gb is not None and ship.cell is not None:
+        taken = {ship_id, *(s.id for s in held)}
+        others = sorted(s.id for s in state.ships_in(ship.cell) if s.id not in taken)
+        out += [(sid, gb, "short") for sid in others]
+    return out
+
+
 def apply_critical(
     state: IronOakState,
-    unit: str,
+    unit_id: str,
     name: str,
     dice: DiceSource,
     options: CriticalOptions = DEFAULT_OPTIONS,
     *,
     location: str | None = None,
 ) -> list[DomainEvent]:
-    """Resolve critical ``name`` on ship ``unit`` (IO-6.3.1 – IO-6.3.17) with its repeat effects.
+    """Resolve critical ``name`` on ship or fort section ``unit_id`` (IO-6.3.1 – IO-6.3.17)
+    with its repeat effects.
 
     ``location`` is the location that was hit; Collateral (and the criticals that become
-    Collateral) needs it. Dice order: the critical's rolls in the order the seed lists the
-    effects — hits, then crew loss, then fire (none after the hits if they sink the ship);
-    Fire: the d10; Steering (1st): the d6.
+    Collateral) needs it on a ship. Dice order: the critical's rolls in the order the seed lists
+    the effects — hits, then crew loss, then fire (none after the hits if they sink the ship);
+    Fire: the d10; Steering (1st): the d6. Then, for a 1st Boiler, an Explosion or a Magazine on
+    a ship, the attacks of :func:`attack_targets`, each resolved by
+    :func:`gunnery.critical_attack` after the critical's own :class:`CriticalApplied` (d8, the
+    pool, the defence dice, and 2d6 for a critical band). Fort sections: see
+    :func:`_fort_critical`.
 
     Raises:
-        InvalidCommand: an unknown ship, critical or location; Collateral without a location.
-        IllegalCommand: the ship is not afloat (IO-6.3).
+        InvalidCommand: an unknown unit, critical or location; Collateral without a location.
+        IllegalCommand: the ship is not afloat or the fort section destroyed (IO-6.3).
     """
-    ship = _ship(state, unit)
+    u = unit(state, unit_id)
     if name not in CRITICAL_NAMES:
         raise InvalidCommand(f"unknown critical {name!r}", rule="IO-6.3")
+    if isinstance(u, FortSectionState):
+        return _fort_critical(state, u, name, dice, options)
+    events = _ship_critical(state, u, name, dice, options, location)
+    if name not in ATTACKS or not any(
+        isinstance(e, CriticalApplied) and e.name == name and e.count == 1 for e in events
+    ):
+        return events  # no attack: not such a critical, or a 2nd Boiler (2 hits only)
+    current = state
+    for event in events:
+        current = apply(current, event)
+    for victim, pool, rng in attack_targets(state, unit_id, name):
+        attack = gunnery.critical_attack(
+            current, unit_id, victim, pool, name, RULES[name], dice, rng=rng
+        )
+        for event in attack:
+            current = gunnery.apply(current, event)
+        events.extend(attack)
+    return events
+
+
+def _ship_critical(
+    state: IronOakState,
+    ship: ShipState,
+    name: str,
+    dice: DiceSource,
+    options: CriticalOptions,
+    location: str | None,
+) -> list[DomainEvent]:
+    """A critical on a ship: its own rolls and :class:`CriticalApplied` (no attacks)."""
+    unit_id = ship.id
     if not ship.afloat:
-        raise IllegalCommand(f"{unit} is not afloat", rule="IO-6.3")
-    card = state.card(unit)
+        raise IllegalCommand(f"{unit_id} is not afloat", rule="IO-6.3")
+    card = state.card(unit_id)
     crit = ship.criticals.get(name)
     nth = ship.critical_count(name) + 1
     events: list[DomainEvent] = []
@@ -332,11 +456,7 @@ def apply_critical(
         ]
 
     if name == "armament":  # IO-6.3.1
-        steps = ARMAMENT_LIMITED_STEPS if _all_limited(card) else ARMAMENT_STEPS
-        if nth > len(steps):
-            return repeat_hits(crit.level if crit else steps[-1])
-        note = "limited guns" if steps is ARMAMENT_LIMITED_STEPS else ""
-        return [_marker_event(ship, name, level=steps[nth - 1], note=note)]
+        return _armament(ship, card.guns, nth)
 
     if name == "speed":  # IO-6.3.15
         if nth > len(SPEED_STEPS):
@@ -354,22 +474,22 @@ def apply_critical(
         if nth == 1:
             return [_marker_event(ship, name)]
         gone = CriticalApplied(
-            unit=unit,
+            unit=unit_id,
             name=name,
             rule=RULES[name],
             count=nth,
             marker=False,
             note="2nd: becomes Engine-Stopped",
         )
-        return [gone, *apply_critical(apply(state, gone), unit, "engine_stopped", dice, options)]
+        return [gone, *apply_critical(apply(state, gone), unit_id, "engine_stopped", dice, options)]
 
     if name == "jam":  # IO-6.3.10
-        if not state.is_monitor(unit):
+        if not state.is_monitor(unit_id):
             return [_collateral(state, ship, location, "Jam on a non-monitor (IO-6.3.10)")]
         return repeat_hits() if nth > 1 else [_marker_event(ship, name)]
 
     if name == "smokestack":  # IO-6.3.16
-        if state.is_monitor(unit):
+        if state.is_monitor(unit_id):
             return [_collateral(state, ship, location, "Smokestack on a monitor (IO-6.3.16)")]
         return repeat_hits() if nth > 1 else [_marker_event(ship, name, note="destroyed")]
 
@@ -390,10 +510,10 @@ def apply_critical(
                 if face <= 3
                 else ("horizontal only", STEERING_HORIZONTAL)
             ),
-            side=_opponent(ship),
+            side=opponent_of(ship),
             purpose="steering",
             rule=RULES[name],
-            subject=unit,
+            subject=unit_id,
         )
         return [roll, _marker_event(ship, name, level=int(roll.value), note=roll.outcome)]
 
@@ -401,48 +521,10 @@ def apply_critical(
         return [_collateral(state, ship, location, "")]
 
     if name == "crew":  # IO-6.3.5
-        roll = _crew_loss_roll(state, ship, "crew", dice, name, options)
-        return [
-            roll,
-            CriticalApplied(
-                unit=unit,
-                name=name,
-                rule=RULES[name],
-                count=1,
-                marker=False,
-                crew_loss=int(roll.value),
-                note=f"rolled {roll.roll.total}",
-            ),
-        ]
+        return _crew(state, ship, dice, options)
 
     if name == "fire":  # IO-6.3.9
-        fire_table = state.data.tables.fire
-        roll = table_roll(
-            dice,
-            expression=FIRE_START_DIE,
-            table=lambda face: (
-                f"level {fire_table.start_level(face)}",
-                fire_table.start_level(face),
-            ),
-            side=_opponent(ship),
-            purpose="fire level",
-            rule=RULES[name],
-            subject=unit,
-        )
-        rolled = int(roll.value)
-        note = "" if rolled > ship.fire else f"level {rolled} does not raise level {ship.fire}"
-        return [
-            roll,
-            CriticalApplied(
-                unit=unit,
-                name=name,
-                rule=RULES[name],
-                count=1,
-                marker=False,
-                fire=max(ship.fire, rolled),
-                note=note,
-            ),
-        ]
+        return _fire(state, ship, dice)
 
     # Boiler, Explosion, Magazine: hits, then (if afloat) crew loss and a fire
     if name == "boiler" and nth > 1:  # IO-6.3.2
@@ -452,7 +534,7 @@ def apply_critical(
         "explosion": (EXPLOSION_HITS, "crew", options.explosion_fire_level),
         "magazine": (MAGAZINE_HITS, "crew", options.explosion_fire_level),
     }[name]
-    hits_roll = _hits_roll(state, ship, expression, dice, name)
+    hits_roll = _hits_roll(ship, expression, dice, name)
     events.append(hits_roll)
     hits = int(hits_roll.value)
     if ship.hits + hits >= card.hit_value:
@@ -463,12 +545,15 @@ def apply_critical(
         )
         events.append(crew_roll)
         crew_loss, fire = int(crew_roll.value), max(ship.fire, fire_level)
-        note = f"crew rolled {crew_roll.roll.total}; level-{fire_level} fire"
+        note = _join(
+            f"crew rolled {crew_roll.roll.total}; level-{fire_level} fire",
+            _retire_note(state, ship, crew_loss),
+        )
     if name == "boiler":
         note = f"loses power; {note}"
     events.append(
         CriticalApplied(
-            unit=unit,
+            unit=unit_id,
             name=name,
             rule=RULES[name],
             count=nth if name == "boiler" else 1,
@@ -482,8 +567,162 @@ def apply_critical(
     return events
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _armament(u: Unit, guns: Sequence[GunSection], nth: int) -> list[DomainEvent]:
+    """IO-6.3.1: −2, −4 (limited guns −1, −2), then 2 hits; the marker keeps its value."""
+    steps = ARMAMENT_LIMITED_STEPS if all_limited(guns) else ARMAMENT_STEPS
+    if nth > len(steps):
+        crit = u.criticals.get("armament")
+        level = crit.level if crit else steps[-1]
+        note = f"{_ordinal(nth)}: 2 hits"
+        return [_marker_event(u, "armament", level=level, hits=REPEAT_HITS, note=note)]
+    note = "limited guns" if steps is ARMAMENT_LIMITED_STEPS else ""
+    return [_marker_event(u, "armament", level=steps[nth - 1], note=note)]
+
+
+def _crew(
+    state: IronOakState, u: Unit, dice: DiceSource, options: CriticalOptions
+) -> list[DomainEvent]:
+    """IO-6.3.5: crew loss by the Crew bands, capped at half the current crew."""
+    roll = _crew_loss_roll(state, u, "crew", dice, "crew", options)
+    loss = int(roll.value)
+    return [
+        roll,
+        CriticalApplied(
+            unit=u.id,
+            name="crew",
+            rule=RULES["crew"],
+            count=1,
+            marker=False,
+            crew_loss=loss,
+            note=_join(f"rolled {roll.roll.total}", _retire_note(state, u, loss)),
+        ),
+    ]
+
+
+def _fire(state: IronOakState, u: Unit, dice: DiceSource) -> list[DomainEvent]:
+    """IO-6.3.9: d10 for the start level; the fire only ever rises."""
+    fire_table = state.data.tables.fire
+    roll = table_roll(
+        dice,
+        expression=FIRE_START_DIE,
+        table=lambda face: (
+            f"level {fire_table.start_level(face)}",
+            fire_table.start_level(face),
+        ),
+        side=opponent_of(u),
+        purpose="fire level",
+        rule=RULES["fire"],
+        subject=u.id,
+    )
+    rolled = int(roll.value)
+    note = "" if rolled > u.fire else f"level {rolled} does not raise level {u.fire}"
+    return [
+        roll,
+        CriticalApplied(
+            unit=u.id,
+            name="fire",
+            rule=RULES["fire"],
+            count=1,
+            marker=False,
+            fire=max(u.fire, rolled),
+            note=note,
+        ),
+    ]
+
+
+def _fort_critical(
+    state: IronOakState,
+    sec: FortSectionState,
+    name: str,
+    dice: DiceSource,
+    options: CriticalOptions,
+) -> list[DomainEvent]:
+    """A critical on fort section ``sec``. The seed gives Explosion and Magazine for forts; the
+    rest is this reading, chosen to keep what makes sense for a battery of guns:
+
+    * Explosion (IO-6.3.8): d10+d6 hits on the section; if it survives, d4 crew loss (not
+      capped, except at its full crew) and a level-3 fire. A fort's explosion attacks no ship.
+    * Magazine (IO-6.3.11): the section is destroyed (``destroys``), no roll.
+    * Armament (IO-6.3.1): as for a ship — −2/−4 (−1/−2 when all the section's guns are
+      limited; a limited gun of a mixed section takes half, IO-6.2.3A), then 2 hits.
+    * Captain (IO-6.3.3): the commander is hit — a marker, gunnery −1; 2nd: 2 hits.
+    * Crew (IO-6.3.5): as for a ship, with the section card's ``crew`` as its crew factor.
+    * Fire (IO-6.3.9): as for a ship; the section burns (:func:`fire_status`).
+    * Collateral (IO-6.3.4), and Jam (IO-6.3.10, a fort is no monitor: Collateral as on a
+      non-monitor): the section is a single location (:data:`gunnery.FORT_LOCATION`), so the
+      extra −1 shield damage goes to it; already at −4: 2 hits.
+    * Boiler, Engine-Damaged, Engine-Stopped, Ram, Rudder, Smokestack, Spar Torpedo, Speed and
+      Steering (:data:`FORT_NO_EFFECT`) have no meaning for a fort: no effect, no marker; the
+      :class:`CriticalApplied` says so in its note.
+    """
+    if sec.destroyed:
+        raise IllegalCommand(f"fort section {sec.id} is destroyed", rule="IO-6.3")
+    nth = _count(sec, name) + 1
+    card = fort_section_card(state, sec.id)
+    if name == "armament":
+        return _armament(sec, card.guns, nth)
+    if name == "captain":
+        note = "fort commander"
+        if nth > 1:
+            return [_marker_event(sec, name, hits=REPEAT_HITS, note=f"{note}; 2nd: 2 hits")]
+        return [_marker_event(sec, name, note=note)]
+    if name in ("collateral", "jam"):
+        note = "Jam on a fort: Collateral (IO-6.3.10)" if name == "jam" else ""
+        return [_shield_step(state, sec, FORT_LOCATION, note, "the fort section's location")]
+    if name == "crew":
+        return _crew(state, sec, dice, options)
+    if name == "fire":
+        return _fire(state, sec, dice)
+    if name == "magazine":
+        return [
+            CriticalApplied(
+                unit=sec.id,
+                name=name,
+                rule=RULES[name],
+                count=1,
+                marker=False,
+                destroys=True,
+                note="the fort section is destroyed",
+            )
+        ]
+    if name == "explosion":
+        events: list[DomainEvent] = []
+        hits_roll = _hits_roll(sec, EXPLOSION_HITS, dice, name)
+        events.append(hits_roll)
+        hits = int(hits_roll.value)
+        if sec.hits + hits >= card.hits:
+            crew_loss, fire, note = 0, None, "the section is destroyed by the hits"
+        else:
+            current = max(0, card.crew - sec.crew_damage)
+            crew_roll = _loss_roll(sec, FORT_EXPLOSION_CREW, current, current, dice, name)
+            events.append(crew_roll)
+            crew_loss, fire = int(crew_roll.value), max(sec.fire, FORT_EXPLOSION_FIRE)
+            note = f"fort: d4 crew; level-{FORT_EXPLOSION_FIRE} fire"
+        events.append(
+            CriticalApplied(
+                unit=sec.id,
+                name=name,
+                rule=RULES[name],
+                count=1,
+                marker=False,
+                hits=hits,
+                crew_loss=crew_loss,
+                fire=fire,
+                note=note,
+            )
+        )
+        return events
+    assert name in FORT_NO_EFFECT
+    return [
+        CriticalApplied(
+            unit=sec.id,
+            name=name,
+            rule=RULES[name],
+            count=1,
+            marker=False,
+            note="no effect on a fort section",
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- modifiers
@@ -584,8 +823,8 @@ def repair_attempt(
         dice,
         actor=tables.repair.roll,
         opponent=tables.repair.against,
-        side=_effective_side(ship),
-        opponent_side=_opponent(ship),
+        side=effective_side(ship),
+        opponent_side=opponent_of(ship),
         purpose=f"repair {name.replace('_', ' ')}",
         rule="IO-3.1.1",
         subject=ship_id,
@@ -595,7 +834,7 @@ def repair_attempt(
         return [roll]
     level = ship.criticals[name].level
     if name == "armament":
-        steps = ARMAMENT_LIMITED_STEPS if _all_limited(card) else ARMAMENT_STEPS
+        steps = ARMAMENT_LIMITED_STEPS if all_limited(card.guns) else ARMAMENT_STEPS
         if level <= steps[-1]:
             return [roll, CriticalRepaired(unit=ship_id, name=name, removed=False, level=steps[0])]
     return [roll, CriticalRepaired(unit=ship_id, name=name, removed=True)]
@@ -606,25 +845,28 @@ def repair_attempt(
 
 def fire_status(
     state: IronOakState,
-    ship_id: str,
+    unit_id: str,
     dice: DiceSource,
     was_level_5_last_status: bool,
     options: CriticalOptions = DEFAULT_OPTIONS,
 ) -> list[DomainEvent]:
-    """The Status Phase fire check of one ship (IO-3.1.2): roll ``tables.fire.change_die`` on
-    the current level's change rows, then take the new level's hits.
+    """The Status Phase fire check of one ship or fort section (IO-3.1, IO-3.1.2): roll
+    ``tables.fire.change_die`` on the current level's change rows, then take the new level's
+    hits (a fort section's hits count towards its card's ``hits``).
 
-    ``was_level_5_last_status``: the ship's fire stood at level 5 after its side's previous
+    ``was_level_5_last_status``: the unit's fire stood at level 5 after its side's previous
     Status Phase. The caller tracks it (the state has no field for it). When it is set and the
     roll leaves a level-5 fire at 5, the fire has not dropped: the fire marker is removed and
-    the fire resolves as an Explosion critical (IO-6.3.8) instead of the level's hits. The
-    caller also checks level-5 fires before the others (IO-3.1). No fire: no events.
+    the fire resolves as an Explosion critical (IO-6.3.8, the fort version for a section)
+    instead of the level's hits. The caller also checks level-5 fires before the others
+    (IO-3.1). No fire, a sunk ship or a destroyed section: no events.
     """
-    ship = _ship(state, ship_id)
-    if not ship.afloat or ship.fire == 0:
+    u = unit(state, unit_id)
+    gone = u.destroyed if isinstance(u, FortSectionState) else not u.afloat
+    if gone or u.fire == 0:
         return []
     fire_table = state.data.tables.fire
-    rows = fire_table.levels[ship.fire].change
+    rows = fire_table.levels[u.fire].change
 
     def change(face: int) -> tuple[str, int]:
         to = next(row.to for row in rows if row.low <= face <= row.high)
@@ -634,46 +876,51 @@ def fire_status(
         dice,
         expression=fire_table.change_die,
         table=change,
-        side=_opponent(ship),
+        side=opponent_of(u),
         purpose="fire level change",
         rule="IO-3.1.2",
-        subject=ship_id,
+        subject=unit_id,
     )
     rolled = int(roll.value)
-    if ship.fire == 5 and rolled == 5 and was_level_5_last_status:
-        changed = FireChanged(unit=ship_id, before=5, rolled=5, after=0, explodes=True)
+    if u.fire == 5 and rolled == 5 and was_level_5_last_status:
+        changed = FireChanged(unit=unit_id, before=5, rolled=5, after=0, explodes=True)
         after = apply(state, changed)
-        return [roll, changed, *apply_critical(after, ship_id, "explosion", dice, options)]
+        return [roll, changed, *apply_critical(after, unit_id, "explosion", dice, options)]
     hits = fire_table.levels[rolled].hits if rolled else 0
     return [
         roll,
-        FireChanged(unit=ship_id, before=ship.fire, rolled=rolled, after=rolled, hits=hits),
+        FireChanged(unit=unit_id, before=u.fire, rolled=rolled, after=rolled, hits=hits),
     ]
 
 
 # --------------------------------------------------------------------------- evolve
 
 
-def _update(state: IronOakState, ship: ShipState, hits: int, **update: object) -> IronOakState:
-    """Replace ``ship`` with ``update`` and ``hits`` more hull hits; sink it at its hit value
-    (IO-6.2.3J, the gunnery module's helper)."""
+def _update(state: IronOakState, u: Unit, hits: int, **update: object) -> IronOakState:
+    """Replace unit ``u`` with ``update`` and ``hits`` more hits: a ship sinks at its hit value
+    (IO-6.2.3J, :func:`gunnery.sink`), a fort section is destroyed at its card's ``hits``."""
+    if isinstance(u, FortSectionState):
+        return damage_section(state, u.id, hits, **update)
     ships = dict(state.ships)
-    total = ship.hits + hits
-    ships[ship.id] = ship.model_copy(update={**update, "hits": total})
-    if ship.afloat and total >= state.card(ship.id).hit_value:
-        return _sink(state, ship.id, ships)
+    total = u.hits + hits
+    ships[u.id] = u.model_copy(update={**update, "hits": total})
+    if u.afloat and total >= state.card(u.id).hit_value:
+        return sink(state, u.id, ships)
     return state.model_copy(update={"ships": ships})
 
 
 def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
     """Fold a critical, repair or fire event into a new state; any other event: unchanged.
 
-    Crew damage stops at the card's full crew factor; reaching it removes the repair party
-    (IO-3.1.1). A fire level of 0 removes the fire marker.
+    Events may name a ship or a fort section. Crew damage stops at the full crew factor;
+    reaching it removes a ship's repair party (IO-3.1.1); reaching the card's heavy threshold
+    makes an active ship retire (status ``retiring``, IO-6.2.3G / IO-6.2.3H; a captured ship
+    already retires, IO-6.2.3I). A fire level of 0 removes the fire marker. ``destroys``
+    destroys a fort section (IO-6.3.11).
     """
     if isinstance(event, CriticalApplied):
-        ship = state.ships[event.unit]
-        criticals = dict(ship.criticals)
+        u = unit(state, event.unit)
+        criticals = dict(u.criticals)
         if event.marker:
             criticals[event.name] = CriticalState(
                 name=event.name, count=event.count, level=event.level
@@ -682,25 +929,30 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
             criticals.pop(event.name, None)
         update: dict[str, object] = {"criticals": criticals}
         if event.location is not None and event.shield_after is not None:
-            update["shields"] = {**ship.shields, event.location: event.shield_after}
+            update["shields"] = {**u.shields, event.location: event.shield_after}
         if event.crew_loss:
-            full = state.card(ship.id).crew.full
-            crew = min(full, ship.crew_damage + event.crew_loss)
+            full = full_crew(state, u.id)
+            crew = min(full, u.crew_damage + event.crew_loss)
             update["crew_damage"] = crew
-            if crew >= full:
-                update["repair_party"] = False
+            if isinstance(u, ShipState):
+                if crew >= full:
+                    update["repair_party"] = False
+                if crew >= state.card(u.id).crew.heavy and u.status == "active":
+                    update["status"] = "retiring"
         if event.fire is not None:
             update["fire"] = event.fire
-        return _update(state, ship, event.hits, **update)
+        if event.destroys and isinstance(u, FortSectionState):
+            update["destroyed"] = True
+        return _update(state, u, event.hits, **update)
     if isinstance(event, CriticalRepaired):
-        ship = state.ships[event.unit]
-        criticals = dict(ship.criticals)
+        u = unit(state, event.unit)
+        criticals = dict(u.criticals)
         if event.removed:
             criticals.pop(event.name, None)
         else:
             criticals[event.name] = CriticalState(name=event.name, count=1, level=event.level)
-        return _update(state, ship, 0, criticals=criticals)
+        return _update(state, u, 0, criticals=criticals)
     if isinstance(event, FireChanged):
-        ship = state.ships[event.unit]
-        return _update(state, ship, event.hits, fire=event.after)
+        u = unit(state, event.unit)
+        return _update(state, u, event.hits, fire=event.after)
     return state

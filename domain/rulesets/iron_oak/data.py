@@ -362,6 +362,23 @@ class ActionCard(_Model):
     window: Literal["own", "opponent"]  # IO-3.3.1 B/C, IO-3.3.2 C/D
     count: int = Field(ge=1)  # copies in the deck
     effect: str
+    # What the engine does when the card is played (the text above is for people): a modifier
+    # of ``value`` to one ship's movement roll, contact roll (T, ram, spar), hazard checks or
+    # one gun section's CR this segment; ``misfire`` cancels one declared fire (IO-3.3.2D);
+    # ``strike`` captures the target if the fire leaves it heavily damaged (IO-6.2.3I);
+    # ``drift_check`` makes an enemy ship pass a check die roll or drift; ``repair_shield``
+    # removes ``value`` points of shield damage from one location of a friendly ship.
+    use: Literal[
+        "movement",
+        "contact",
+        "hazard",
+        "gunnery",
+        "misfire",
+        "strike",
+        "drift_check",
+        "repair_shield",
+    ]
+    value: int = 0
     provisional: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -381,12 +398,16 @@ class ActionDeck(_DataFile):
             raise ValueError(f"cards: id(s) {doubled} used twice")
         by_id = {c.id: c for c in self.cards}
         misfire = by_id.get("misfire")
-        if misfire is None or (misfire.kind, misfire.window) != ("gunnery", "opponent"):
+        if misfire is None or (misfire.kind, misfire.window, misfire.use) != (
+            "gunnery",
+            "opponent",
+            "misfire",
+        ):
             raise ValueError(
                 "cards: the deck needs a 'misfire' card of kind gunnery played in the opponent's "
                 "window (IO-3.3.2D)"
             )
-        if "strike" not in by_id:
+        if "strike" not in by_id or by_id["strike"].use != "strike":
             raise ValueError("cards: the deck needs a 'strike' card (IO-6.2.3I)")
         return self
 
@@ -836,6 +857,7 @@ class Scenario(_DataFile):
     title: str
     description: str = ""
     turn_limit: int = Field(ge=1)
+    first_player: Side = "USA"  # IO-3.0: whose player-turn comes first
     night: bool = False  # IO-6.2.4
     grid: Grid = Grid()
     default_depth: int = Field(ge=0)

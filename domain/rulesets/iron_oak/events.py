@@ -15,16 +15,23 @@ from domain.rulesets.iron_oak.state import PairKind
 
 
 class GunneryResolved(DomainEvent):
-    """IO-6.2: one gun section's fire at a target: CR vs DR on the Standard Damage Chart."""
+    """IO-6.2: one gun section's fire at a target: CR vs DR on the Standard Damage Chart.
+
+    ``firer`` and ``target`` are ship ids or fort section ids (``"<fort id>.<section id>"``). A
+    fort section target has one location, recorded as ``location`` "A", and no d8 (``face`` 0).
+    ``attack`` is ``"guns"`` for gunnery; for the attack a Boiler, Explosion or Magazine
+    critical makes on a nearby ship (IO-6.3.2, IO-6.3.8, IO-6.3.11) it is the critical's name,
+    ``firer`` is the ship that suffered it, ``section`` is −1 and ``rule`` the critical's rule.
+    """
 
     TOPIC: ClassVar[str] = "iron_oak.GunneryResolved/1"
     RULE: ClassVar[str] = "IO-6.2"
     AUTOMATIC: ClassVar[bool] = True
     firer: str
-    section: int  # index of the gun section on the firer's card
+    section: int  # index of the gun section on the firer's card (fort: the section's guns)
     target: str
     range: Literal["point_blank", "short", "medium", "long"]
-    face: int  # the yellow d8
+    face: int  # the yellow d8; 0 when no d8 is rolled (a fort section target)
     location: str  # after the Bow/Stern swap, plunging fire and fouling (IO-6.2.2, IO-6.2.3B/D)
     cr: int
     dr: int
@@ -32,6 +39,12 @@ class GunneryResolved(DomainEvent):
     hits: int  # hull hits caused, the waterline extra hit included
     shield_before: int
     shield_after: int
+    attack: str = "guns"  # or "boiler" / "explosion" / "magazine": a critical's attack
+    # the Standard Damage Chart band in words (IO-6.2) and the exact odds of every band for
+    # these pools and modifiers, before the dice were rolled
+    band_text: str = ""
+    p_band: dict[str, str] = Field(default_factory=dict)
+    rule: str = "IO-6.2"  # or a critical's rule for its attack (IO-6.3.2, 6.3.8, 6.3.11)
 
 
 class CriticalRolled(DomainEvent):
@@ -95,7 +108,8 @@ class CriticalApplied(DomainEvent):
     leave a marker, 1 for one-off effects. ``marker`` tells whether the ship carries the marker
     afterwards, with value ``level``. ``hits`` are hull hits; ``crew_loss`` is added to crew
     damage; ``fire`` is the ship's fire level afterwards when this critical set it;
-    ``location``/``shield_after`` is the shield damage placed by Collateral.
+    ``location``/``shield_after`` is the shield damage placed by Collateral. ``unit`` may be a
+    fort section; ``destroys``: the critical destroys it (Magazine on a fort, IO-6.3.11).
     """
 
     TOPIC: ClassVar[str] = "iron_oak.CriticalApplied/1"
@@ -113,6 +127,7 @@ class CriticalApplied(DomainEvent):
     location: Location | None = None
     shield_after: int | None = None
     note: str = ""
+    destroys: bool = False
 
 
 class CriticalRepaired(DomainEvent):

@@ -1,6 +1,6 @@
 """Iron & Oak gunnery (IO-6.0 – IO-6.2.4, the IO-6.3 critical roll): pure functions, no mutation.
 
-One gun section of a ship fires at one enemy ship:
+One gun section of a ship, or one gun of a fort section, fires at one enemy unit (IO-6.0):
 
 1. :func:`check_fire` refuses illegal fire with the rule ID and returns the range (IO-6.1).
 2. :func:`resolve_fire` rolls the yellow d8 for the hit location as a ``table_roll`` (IO-6.2),
@@ -9,32 +9,74 @@ One gun section of a ship fires at one enemy ship:
    IO-6.2.1), so the recorded ``p_success`` is exactly P(CR > DR). It reads the Standard Damage
    Chart band, emits :class:`GunneryResolved`, then smoke (IO-6.2.3C) and, for the critical band,
    a 2d6 ``table_roll`` on the Critical Hit Table column and :class:`CriticalRolled` (IO-6.3).
-3. :func:`apply` folds those events into the state.
+3. :func:`critical_attack` resolves the attack a Boiler, Explosion or Magazine critical makes on
+   a nearby ship (IO-6.3.2, IO-6.3.8, IO-6.3.11) the same way, with the critical's dice pool.
+4. :func:`apply` folds those events into the state.
 
-Readings of the rules that the seed leaves open are in :class:`GunneryOptions` (one field per
-[AMBIG]) or documented at the function that makes them. Not covered yet: forts as firers or
-targets (and so plunging-fire declaration, IO-6.2.3D, other than the ``plunging`` flag of
-:func:`hit_location`), the ram/spar Point Blank of IO-6.1 / IO-5.6.5, one-target-per-ship
-bookkeeping (IO-6.0), Gunfire markers (IO-6.2.4), Misfire cards (IO-3.3.2D), the Jam critical's
-gunnery penalty (IO-6.3.10, no table value) and the effects of criticals (IO-6.3.x).
+Units. A *unit* is a ship (``state.ships``) or a fort section (``state.sections``, keyed
+``"<fort id>.<section id>"``). Fort sections fire and are fired at on their own (IO-6.0,
+IO-6.2 "fire at a fort targets a single section"):
+
+* range (IO-6.1): the fort sits on the map edge beside its scenario cell and counts as being in
+  that GB's neighbour, so a ship in the fort's cell is at Medium, one GB further at Long, and
+  beyond that out of range. A fort is never at Short or Point Blank. Reading: forts do not fire
+  at forts (refused, IO-6.0).
+* a fort section as **firer**: ``section`` indexes the guns of that fort section's card. It has
+  no Bow-on/Stern-on relations, smoke, repair party, aground or fouled state; its fire level,
+  criticals (Armament, Captain) and action-card effects modify its CR like a ship's. It cannot
+  fire once destroyed or at full crew damage (its card's ``crew``, IO-6.2.3G read for forts). It
+  makes no smoke (forts carry no smoke marker in the state). Only a fort section may declare
+  plunging fire, and only at Long range (IO-6.2.3D).
+* a fort section as **target** — the reading for its DR: a section is a single location, with
+  the card's ``defence`` dice, recorded under location code :data:`FORT_LOCATION` ("A") in the
+  events and in the section's ``shields``. No yellow d8 is rolled (there is nothing to choose;
+  ``GunneryResolved.face`` is 0). The DR is modified only by that location's shield damage
+  (IO-6.2.1). The section is read as armoured (masonry): the damage chart's armour columns
+  apply. Its hits count towards the card's ``hits``; reaching them destroys the section. A
+  critical band rolls on the Ship column (no WL on a fort).
+
+Other readings of the rules that the seed leaves open are in :class:`GunneryOptions` (one field
+per [AMBIG]) or documented at the function that makes them. Not covered yet: one-target-per-unit
+bookkeeping (IO-6.0), placing Gunfire markers (IO-6.2.4; they are read from ``state.gunfire``),
+Misfire cards (IO-3.3.2D), the Jam critical's gunnery penalty (IO-6.3.10, no table value).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from domain.chance import opposed_roll, table_roll
-from domain.dice import DiceSource, Modifier
+from domain.dice import DiceSource, Modifier, joint, modified_distribution, parse
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
-from domain.rulesets.iron_oak.data import GunSection, HitLocation, Location, Side
+from domain.rulesets.iron_oak.data import (
+    DamageChart,
+    FortSection,
+    GunSection,
+    HitLocation,
+    Location,
+    Side,
+)
 from domain.rulesets.iron_oak.events import CriticalRolled, GunneryResolved, SmokeChanged
-from domain.rulesets.iron_oak.state import Cell, IronOakState, ShipState, cell_key
+from domain.rulesets.iron_oak.state import (
+    Cell,
+    FortSectionState,
+    IronOakState,
+    ShipState,
+    cell_key,
+)
 
 Range = Literal["point_blank", "short", "medium", "long"]
+Band = Literal["no_effect", "over", "double", "critical"]
+Column = Literal["ship", "wl_bow_on", "wl_stern_on", "wl_other"]
+Unit = ShipState | FortSectionState
+
+FORT_LOCATION: Location = "A"
+"""The location code under which a fort section's single location is recorded (see above)."""
 
 # rules whose modifiers stop a gun die from making smoke (IO-6.2.3C)
 _NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-6.3.1"})
@@ -59,6 +101,7 @@ class GunneryOptions(BaseModel):
 
     swap: bool = True
     smoke_penalises: Literal["firer", "target", "both"] = "firer"
+    low_freeboard: bool = False  # IO-9.1 (optional): a low-freeboard ship re-rolls a WL hit
 
 
 DEFAULT_OPTIONS = GunneryOptions()
@@ -67,15 +110,67 @@ DEFAULT_OPTIONS = GunneryOptions()
 # --------------------------------------------------------------------------- look-ups
 
 
-def _ship(state: IronOakState, ship_id: str) -> ShipState:
-    try:
-        return state.ships[ship_id]
-    except KeyError:
-        raise InvalidCommand(f"no ship {ship_id!r} in this game") from None
+def is_section(state: IronOakState, unit_id: str) -> bool:
+    """True when ``unit_id`` is a fort section (``"<fort id>.<section id>"``)."""
+    return unit_id in state.sections
+
+
+def unit(state: IronOakState, unit_id: str) -> Unit:
+    """The ship or fort section with this id.
+
+    Raises:
+        InvalidCommand: no such unit.
+    """
+    if unit_id in state.ships:
+        return state.ships[unit_id]
+    if unit_id in state.sections:
+        return state.sections[unit_id]
+    raise InvalidCommand(f"no ship or fort section {unit_id!r} in this game")
+
+
+def fort_section_card(state: IronOakState, section_id: str) -> FortSection:
+    """The card data (guns, defence, hits, crew) of fort section ``section_id``."""
+    sec = state.sections[section_id]
+    return next(s for s in state.fort_card(sec.fort).sections if s.id == sec.section)
+
+
+def guns_of(state: IronOakState, unit_id: str) -> list[GunSection]:
+    """The gun sections of a ship's card or the guns of a fort section's card."""
+    if unit_id in state.sections:
+        return fort_section_card(state, unit_id).guns
+    return state.card(unit_id).guns
+
+
+def full_crew(state: IronOakState, unit_id: str) -> int:
+    """The crew damage at which the unit cannot fire: the ship card's full crew factor
+    (IO-6.2.3G) or the fort section card's ``crew``."""
+    if unit_id in state.sections:
+        return fort_section_card(state, unit_id).crew
+    return state.card(unit_id).crew.full
+
+
+def effective_side(ship: Unit) -> Side:
+    """A captured ship counts for its captor (IO-6.2.3I); a fort section for its fort's side."""
+    if isinstance(ship, ShipState) and ship.captured_by is not None:
+        return ship.captured_by
+    return ship.side
+
+
+def opponent_of(ship: Unit) -> Side:
+    """The side opposing the unit's (effective) side."""
+    return "USA" if effective_side(ship) == "CSA" else "CSA"
+
+
+def in_play(state: IronOakState, unit_id: str) -> bool:
+    """A ship afloat on the map, or a fort section not destroyed."""
+    u = unit(state, unit_id)
+    if isinstance(u, FortSectionState):
+        return not u.destroyed
+    return _on_map(u)
 
 
 def _section(state: IronOakState, firer: str, section: int) -> GunSection:
-    guns = state.card(firer).guns
+    guns = guns_of(state, firer)
     if not 0 <= section < len(guns):
         raise InvalidCommand(
             f"{firer} has gun sections 0..{len(guns) - 1}, not {section}", rule="IO-6.0"
@@ -88,16 +183,13 @@ def _on_map(ship: ShipState) -> bool:
 
 
 def _fouled_together(state: IronOakState, a: str, b: str) -> bool:
+    if a not in state.ships or b not in state.ships:
+        return False
     return b in state.ships[a].fouled_with or a in state.ships[b].fouled_with
 
 
-def _effective_side(ship: ShipState) -> Side:
-    """A captured ship counts for its captor (IO-6.2.3I)."""
-    return ship.captured_by if ship.captured_by is not None else ship.side
-
-
-def _attached(state: IronOakState, ship: ShipState) -> list[ShipState]:
-    """Ships fouled with or attached (towing) to ``ship``."""
+def attached(state: IronOakState, ship: ShipState) -> list[ShipState]:
+    """Ships fouled with or attached (towing / towed by) to ``ship``, by id."""
     ids = {s for s in ship.fouled_with if s in state.ships}
     ids |= {s for s in (ship.towing, ship.towed_by) if s is not None and s in state.ships}
     return [state.ships[s] for s in sorted(ids)]
@@ -105,12 +197,14 @@ def _attached(state: IronOakState, ship: ShipState) -> list[ShipState]:
 
 def _aground_affected(state: IronOakState, ship_id: str) -> bool:
     """IO-6.2.3E: the aground ship, and any non-monitor fouled with or attached to one."""
-    ship = state.ships[ship_id]
+    ship = state.ships.get(ship_id)
+    if ship is None:
+        return False
     if ship.aground:
         return True
     if state.is_monitor(ship_id):
         return False
-    return any(other.aground for other in _attached(state, ship))
+    return any(other.aground for other in attached(state, ship))
 
 
 def _chebyshev(a: Cell, b: Cell) -> int:
@@ -121,51 +215,84 @@ def _chebyshev(a: Cell, b: Cell) -> int:
 
 
 def fire_range(state: IronOakState, firer: str, target: str) -> Range | None:
-    """IO-6.1: short in the same GB, medium adjacent, long two GB away, else out of range.
+    """IO-6.1: Short in the same GB, Medium adjacent, Long two GB away, else out of range.
 
-    Point Blank when the two ships are fouled with each other (IO-6.1, IO-6.2.3B). Off-map,
-    sunk or exited ships have no range.
+    Point Blank between ships fouled with each other (IO-6.1, IO-6.2.3B), and when the target
+    rammed or spar-attacked the firer in the previous Action Phase (``(target, firer)`` in
+    ``state.rammed``, IO-6.1 / IO-5.6.5) and both are in the same GB. A fort section counts as
+    being in the GB beside it (its scenario cell), one step further than the cell: Medium from
+    a ship in that cell, Long one GB further. Off-map, sunk or exited ships and destroyed fort
+    sections have no range; nor do two fort sections (forts do not fire at forts).
     """
-    a, b = _ship(state, firer), _ship(state, target)
-    if not (_on_map(a) and _on_map(b)):
+    a, b = unit(state, firer), unit(state, target)
+    if not (in_play(state, firer) and in_play(state, target)):
         return None
-    if _fouled_together(state, firer, target):
-        return "point_blank"
     assert a.cell is not None and b.cell is not None
-    return cast(Range | None, {0: "short", 1: "medium", 2: "long"}.get(_chebyshev(a.cell, b.cell)))
+    forts = isinstance(a, FortSectionState) + isinstance(b, FortSectionState)
+    if forts == 2:
+        return None
+    distance = _chebyshev(a.cell, b.cell)
+    if forts == 1:
+        distance += 1
+    else:
+        if _fouled_together(state, firer, target):
+            return "point_blank"
+        if (target, firer) in state.rammed and distance == 0:
+            return "point_blank"
+    return cast(Range | None, {0: "short", 1: "medium", 2: "long"}.get(distance))
 
 
 def _night_applies(state: IronOakState, target: str) -> bool:
-    """IO-6.2.4: the Night Gunnery Chart is used against a target that is not fouled."""
-    return state.scenario.night and not state.ships[target].fouled_with
+    """IO-6.2.4: the Night Gunnery Chart is used against a target that is not fouled.
+
+    Reading: it is not used either against a target that carries a Gunfire marker
+    (``state.gunfire``): its muzzle flashes give it away, so it is fired at as by day — no
+    night modifier and no "N/A" refusal.
+    """
+    if not state.scenario.night or target in state.gunfire:
+        return False
+    ship = state.ships.get(target)
+    return ship is None or not ship.fouled_with
 
 
-def check_fire(state: IronOakState, firer: str, section: int, target: str) -> Range:
+def check_fire(
+    state: IronOakState, firer: str, section: int, target: str, *, plunging: bool = False
+) -> Range:
     """The range if ``firer``'s gun ``section`` may fire at ``target``; else IllegalCommand.
 
+    ``firer`` and ``target`` are ship ids or fort section ids; ``plunging`` is a declaration of
+    plunging fire (IO-6.2.3D).
+
     Raises:
-        InvalidCommand: an unknown ship or gun section.
-        IllegalCommand: with the rule: IO-6.0 (not afloat on the map, a friendly target),
-            IO-6.1 (out of range), IO-5.5.1 / IO-5.5.2 ("X" section while Bow-on / Stern-on to
-            the target), IO-6.2.3G (full crew damage), IO-6.2.3I (captured), IO-6.2.4 (night and
-            "N/A" at this range).
+        InvalidCommand: an unknown unit or gun section.
+        IllegalCommand: with the rule: IO-6.0 (not afloat on the map or destroyed, a friendly
+            target, a fort firing at a fort), IO-6.1 (out of range), IO-5.5.1 / IO-5.5.2 ("X"
+            section while Bow-on / Stern-on to the target), IO-6.2.3G (full crew damage),
+            IO-6.2.3I (captured), IO-6.2.3D (plunging fire by a ship, or not at Long range),
+            IO-6.2.4 (night and "N/A" at this range).
     """
-    a, b = _ship(state, firer), _ship(state, target)
+    a, b = unit(state, firer), unit(state, target)
     gun = _section(state, firer, section)
     if firer == target:
         raise IllegalCommand(f"{firer} cannot fire at itself", rule="IO-6.0")
-    if not _on_map(a):
-        raise IllegalCommand(f"{firer} is not afloat on the map and cannot fire", rule="IO-6.0")
-    if a.status == "captured":
-        raise IllegalCommand(f"{firer} has been captured and cannot fire", rule="IO-6.2.3I")
-    if a.crew_damage >= state.card(firer).crew.full:
+    if isinstance(a, ShipState):
+        if not _on_map(a):
+            raise IllegalCommand(f"{firer} is not afloat on the map and cannot fire", rule="IO-6.0")
+        if a.status == "captured":
+            raise IllegalCommand(f"{firer} has been captured and cannot fire", rule="IO-6.2.3I")
+    elif a.destroyed:
+        raise IllegalCommand(f"fort section {firer} is destroyed", rule="IO-6.0")
+    if a.crew_damage >= full_crew(state, firer):
         raise IllegalCommand(
             f"{firer} has full crew damage ({a.crew_damage}) and cannot fire", rule="IO-6.2.3G"
         )
-    if not _on_map(b):
-        raise IllegalCommand(f"{target} is not afloat on the map", rule="IO-6.0")
-    if _effective_side(a) == _effective_side(b):
-        raise IllegalCommand(f"{target} is a friendly ship", rule="IO-6.0")
+    if not in_play(state, target):
+        what = "destroyed" if isinstance(b, FortSectionState) else "not afloat on the map"
+        raise IllegalCommand(f"{target} is {what}", rule="IO-6.0")
+    if isinstance(a, FortSectionState) and isinstance(b, FortSectionState):
+        raise IllegalCommand("fort sections fire at ships, not at forts", rule="IO-6.0")
+    if effective_side(a) == effective_side(b):
+        raise IllegalCommand(f"{target} is a friendly unit", rule="IO-6.0")
     rng = fire_range(state, firer, target)
     if rng is None:
         raise IllegalCommand(f"{target} is out of range of {firer}", rule="IO-6.1")
@@ -180,6 +307,10 @@ def check_fire(state: IronOakState, firer: str, section: int, target: str) -> Ra
             f"{firer} is Stern-on to {target}: section {section} ({gun.name}) cannot fire",
             rule="IO-5.5.2",
         )
+    if plunging and not isinstance(a, FortSectionState):
+        raise IllegalCommand(f"only forts may fire plunging fire, not {firer}", rule="IO-6.2.3D")
+    if plunging and rng != "long":
+        raise IllegalCommand(f"plunging fire only at Long range, not {rng}", rule="IO-6.2.3D")
     night = _night_applies(state, target) and rng != "point_blank"
     if night and getattr(state.data.tables.night_gunnery, rng) == "N/A":
         raise IllegalCommand(f"no fire at {rng} range at night", rule="IO-6.2.4")
@@ -187,6 +318,28 @@ def check_fire(state: IronOakState, firer: str, section: int, target: str) -> Ra
 
 
 # --------------------------------------------------------------------------- modifiers
+
+
+def all_limited(guns: Sequence[GunSection]) -> bool:
+    """Every gun section is limited (d4/d6 at most, IO-6.2.3A): the unit's Armament marker then
+    takes the limited values (IO-6.3.1)."""
+    return all(gun.limited for gun in guns)
+
+
+def armament_penalty(state: IronOakState, unit_id: str, section: int) -> int:
+    """The Armament marker's gunnery value for one gun section (IO-6.3.1, IO-6.2.3A).
+
+    The marker is per unit (ship or fort section). Its value is −2/−4, or −1/−2 when every
+    section is limited; a limited section (d4/d6) of a unit whose marker has the full values
+    takes half of it (−2 → −1, −4 → −2).
+    """
+    crit = unit(state, unit_id).criticals.get("armament")
+    if crit is None:
+        return 0
+    guns = guns_of(state, unit_id)
+    if guns[section].limited and not all_limited(guns):
+        return crit.level // 2
+    return crit.level
 
 
 def gunnery_modifiers(
@@ -202,17 +355,24 @@ def gunnery_modifiers(
     * the section's bow/stern value when the firer is Bow-on / Stern-on to the target (IO-5.5.1,
       IO-5.5.2); ``modifiers.bow_on`` / ``stern_on`` when the target is Bow-on / Stern-on to the
       firer (same rules);
-    * repair party (IO-3.1.1), Armament marker (IO-6.3.1), Captain (IO-6.3.3), fire level
-      (IO-3.1.2), smoke (IO-6.2.3C, whose smoke per ``options.smoke_penalises``);
+    * repair party (IO-3.1.1), Armament marker for this section (IO-6.3.1, limited sections
+      half, :func:`armament_penalty`), Captain (IO-6.3.3), fire level (IO-3.1.2), smoke
+      (IO-6.2.3C, whose smoke per ``options.smoke_penalises``);
     * aground (IO-6.2.3E): the penalty when the firer is aground or a non-monitor fouled with or
       attached to an aground ship, the bonus when the target is;
     * fouled (IO-6.2.3B): the penalty for a non-monitor firer fouled with anything;
-    * night (IO-6.2.4): the chart's value for the range, against a target that is not fouled.
-      The bundled chart has one value per range, so that value is "the single largest".
+    * night (IO-6.2.4): the chart's value for the range, against a target that is not fouled
+      and carries no Gunfire marker. The bundled chart has one value per range, so that value
+      is "the single largest";
+    * action cards played this segment on the firer for gunnery (IO-7.0,
+      ``state.card_modifiers``).
+
+    Fort sections have no relations, repair party, smoke, aground or fouled state; their
+    Armament, Captain, fire and cards count as for a ship.
     """
     tables = state.data.tables
     mods = tables.modifiers
-    a = state.ships[firer]
+    a = unit(state, firer)
     gun = _section(state, firer, section)
     out: list[Modifier] = []
 
@@ -230,19 +390,22 @@ def gunnery_modifiers(
         add(mods.bow_on, "IO-5.5.1", f"{target} is Bow-on to {firer}")
     if theirs == "stern_on":
         add(mods.stern_on, "IO-5.5.2", f"{target} is Stern-on to {firer}")
-    if a.repair_party:
+    if isinstance(a, ShipState) and a.repair_party:
         add(mods.repair_party, "IO-3.1.1", f"{firer} has a repair party")
-    armament = a.criticals.get("armament")
-    if armament is not None:
-        add(armament.level, "IO-6.3.1", f"{firer} Armament critical marker")
+    penalty = armament_penalty(state, firer, section)
+    if penalty:
+        limited = " (limited guns)" if gun.limited else ""
+        add(penalty, "IO-6.3.1", f"{firer} Armament critical marker{limited}")
     if "captain" in a.criticals:
         add(mods.captain, "IO-6.3.3", f"{firer} Captain critical")
+    if "jam" in a.criticals and isinstance(a, ShipState) and state.is_monitor(firer):
+        add(JAM_GUNNERY, "IO-6.3.10", f"{firer} turret jammed")
     if a.fire in tables.fire.levels:
         add(tables.fire.levels[a.fire].gunnery, "IO-3.1.2", f"{firer} fire level {a.fire}")
     smoky: list[ShipState] = []
-    if options.smoke_penalises in ("firer", "both"):
+    if options.smoke_penalises in ("firer", "both") and isinstance(a, ShipState):
         smoky.append(a)
-    if options.smoke_penalises in ("target", "both"):
+    if options.smoke_penalises in ("target", "both") and target in state.ships:
         smoky.append(state.ships[target])
     for ship in smoky:
         if ship.smoke != "none":
@@ -251,13 +414,47 @@ def gunnery_modifiers(
         add(mods.aground_firer, "IO-6.2.3E", f"{firer} is aground or held by an aground ship")
     if _aground_affected(state, target):
         add(mods.aground_target, "IO-6.2.3E", f"{target} is aground or held by an aground ship")
-    if a.fouled_with and not state.is_monitor(firer):
+    if isinstance(a, ShipState) and a.fouled_with and not state.is_monitor(firer):
         add(mods.fouled_non_monitor, "IO-6.2.3B", f"{firer} is fouled (not a monitor)")
     if _night_applies(state, target) and rng != "point_blank":
         night = getattr(tables.night_gunnery, rng)
         if isinstance(night, int):
             add(night, "IO-6.2.4", f"night, {rng} range")
+    out.extend(m for m in state.card_modifiers(firer, "gunnery", section) if m.value)
     return out
+
+
+# --------------------------------------------------------------------------- damage chart odds
+
+JAM_GUNNERY = -2  # IO-6.3.10: a jammed monitor turret
+
+BAND_TEXT = {
+    "no_effect": "CR ≤ DR: no effect",
+    "over": "DR < CR < 2·DR",
+    "double": "2·DR ≤ CR < 3·DR",
+    "critical": "CR ≥ 3·DR: critical",
+}
+
+
+def band_odds(
+    chart: DamageChart,
+    pool: str,
+    mods: Sequence[Modifier],
+    defence: str,
+    shield_mods: Sequence[Modifier],
+) -> dict[str, Fraction]:
+    """The exact chance of each Standard Damage Chart band (IO-6.2) for these pools and
+    modifiers, CR and DR floored at 1 (IO-6.2.1)."""
+    cr = modified_distribution(parse(pool), mods, 1)
+    dr = modified_distribution(parse(defence), shield_mods, 1)
+    out = dict.fromkeys(BAND_TEXT, Fraction(0))
+    for (c, d), p in joint(cr, dr).items():
+        out[chart.band(c, d)] += p
+    return out
+
+
+def _frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
 
 
 # --------------------------------------------------------------------------- hit location
@@ -272,7 +469,7 @@ def hit_location(
     plunging: bool = False,
     options: GunneryOptions = DEFAULT_OPTIONS,
 ) -> str:
-    """The location code hit on yellow-d8 ``face`` (IO-6.2), after, in this order:
+    """The location code hit on ship ``target`` by yellow-d8 ``face`` (IO-6.2), after, in order:
 
     1. the Bow/Stern swap (IO-6.2.2, ``options.swap``): S→B when the target is Bow-on to the
        firer, B→S when Stern-on; kept as rolled when the target's card has no such location
@@ -280,7 +477,11 @@ def hit_location(
     2. plunging fire (IO-6.2.3D): a location marked * becomes D;
     3. fouling (IO-6.2.3B, "WL hits become A or TS"): when firer and target are fouled with each
        other, WL becomes TS on a monitor target (whose card has TS) and A otherwise.
+
+    A fort section target has a single location, :data:`FORT_LOCATION`.
     """
+    if is_section(state, target):
+        return FORT_LOCATION
     card = state.card(target)
     code: str = card.location_for(face).code
     if options.swap:
@@ -298,12 +499,157 @@ def hit_location(
     return code
 
 
+def _low_freeboard(state: IronOakState, target: str) -> bool:
+    icons = state.card(target).icons
+    return "monitor" in icons or "low_freeboard" in icons
+
+
+def _fort_location(state: IronOakState, section_id: str) -> HitLocation:
+    """A fort section's single location: its defence dice, armoured (masonry)."""
+    card = fort_section_card(state, section_id)
+    return HitLocation(
+        faces=list(range(1, 9)), code=FORT_LOCATION, defence=card.defence, armoured=True
+    )
+
+
 # --------------------------------------------------------------------------- resolution
 
 
 def _highest_natural(roll: DiceRolled) -> int:
     """The firer's highest unmodified gun die (IO-6.2.3C)."""
     return max(roll.roll.faces)
+
+
+def _exchange(
+    state: IronOakState,
+    dice: DiceSource,
+    *,
+    firer: str,
+    section: int,
+    target: str,
+    rng: Range,
+    pool: str,
+    mods: Sequence[Modifier],
+    locate: Callable[[int], str],
+    attack: str = "guns",
+    rule: str = "",
+    purpose: str = "gunnery",
+    low_freeboard: bool = False,
+) -> tuple[list[DomainEvent], GunneryResolved, DiceRolled]:
+    """The d8 location (ship targets only), the CR/DR opposed roll and :class:`GunneryResolved`.
+
+    The attack dice are rolled for the firer's side, or for the target's opponent when the
+    "firer" is a critical's source (``attack`` not ``"guns"``)."""
+    b = unit(state, target)
+    roll_side = effective_side(unit(state, firer)) if attack == "guns" else opponent_of(b)
+    events: list[DomainEvent] = []
+    if isinstance(b, FortSectionState):
+        location, face = _fort_location(state, target), 0
+    else:
+        card = state.card(target)
+        where = table_roll(
+            dice,
+            expression="d8",
+            table=lambda f: (locate(f), f),
+            side=roll_side,
+            purpose="hit location",
+            rule="IO-6.2",
+            subject=firer,
+            target_unit=target,
+        )
+        events.append(where)
+        if where.outcome == "WL" and low_freeboard and _low_freeboard(state, target):
+            # IO-9.1 (optional): a monitor or low-freeboard ship hit on WL rolls the d8 again
+            where = table_roll(
+                dice,
+                expression="d8",
+                table=lambda f: (locate(f), f),
+                side=roll_side,
+                purpose="hit location (low freeboard)",
+                rule="IO-9.1",
+                subject=firer,
+                target_unit=target,
+            )
+            events.append(where)
+        found = card.location(cast(Location, where.outcome))
+        if found is None:  # pragma: no cover - hit_location only yields codes on the card
+            raise InvalidCommand(f"{target}'s card has no location {where.outcome}")
+        location, face = found, int(where.value)
+    code = location.code
+    shield_before = b.shields.get(code, 0)
+    shield_mods: Sequence[Modifier] = (
+        [Modifier(shield_before, "IO-6.2.1", f"shield damage on {code}")] if shield_before else []
+    )
+    gunnery = opposed_roll(
+        dice,
+        actor=pool,
+        opponent=location.defence,
+        side=roll_side,
+        opponent_side=effective_side(b),
+        purpose=purpose,
+        rule=rule or "IO-6.2",
+        subject=firer,
+        target_unit=target,
+        actor_modifiers=mods,
+        opponent_modifiers=shield_mods,
+        floor=1,
+    )
+    events.append(gunnery)
+    assert gunnery.opposed_by is not None
+    cr, dr = gunnery.roll.total, gunnery.opposed_by.total
+    chart = state.data.tables.damage_chart
+    band = chart.band(cr, dr)
+    hits, shield_after = _damage(state, location, shield_before, band)
+    odds = band_odds(chart, pool, mods, location.defence, shield_mods)
+    resolved = GunneryResolved(
+        firer=firer,
+        section=section,
+        target=target,
+        range=rng,
+        face=face,
+        location=code,
+        cr=cr,
+        dr=dr,
+        band=cast(Band, band),
+        hits=hits,
+        shield_before=shield_before,
+        shield_after=shield_after,
+        attack=attack,
+        rule=rule or "IO-6.2",
+        band_text=BAND_TEXT[band],
+        p_band={name: _frac(p) for name, p in odds.items()},
+    )
+    events.append(resolved)
+    return events, resolved, gunnery
+
+
+def _critical_roll(
+    state: IronOakState, dice: DiceSource, resolved: GunneryResolved, side: Side
+) -> list[DomainEvent]:
+    """IO-6.3: for the critical band, 2d6 on the column (Ship for fort sections) — if the target
+    is still in play after the hits."""
+    if resolved.band != "critical" or not in_play(apply(state, resolved), resolved.target):
+        return []
+    crit_table = state.data.tables.critical_table
+    target, firer = resolved.target, resolved.firer
+    column = crit_table.column_for(cast(Location, resolved.location), state.relation(target, firer))
+    entries: dict[int, str] = getattr(crit_table, column)
+    crit = table_roll(
+        dice,
+        expression=crit_table.dice,
+        table=lambda total: (entries[total], total),
+        side=side,
+        purpose="critical",
+        rule="IO-6.3",
+        subject=firer,
+        target_unit=target,
+    )
+    return [
+        crit,
+        CriticalRolled(
+            unit=target, column=cast(Column, column), total=crit.roll.total, critical=crit.outcome
+        ),
+    ]
 
 
 def resolve_fire(
@@ -316,105 +662,90 @@ def resolve_fire(
     *,
     plunging: bool = False,
 ) -> list[DomainEvent]:
-    """One gun section fires at one ship (IO-6.2). Dice order: d8, gun dice, defence dice, 2d6.
+    """One gun section fires at one unit (IO-6.2). Dice order: the d8 (not for a fort section
+    target), gun dice, defence dice, then the 2d6 of a critical. Events: the rolls,
+    :class:`GunneryResolved`, a :class:`SmokeChanged` (ship firers only), the critical roll
+    and :class:`CriticalRolled` (its effect is for :mod:`criticals`, applied by the caller).
+
+    ``plunging``: a fort section's declaration of plunging fire at Long range (IO-6.2.3D).
 
     Raises:
         IllegalCommand / InvalidCommand: see :func:`check_fire`; nothing is rolled then.
     """
-    rng = check_fire(state, firer, section, target)
-    tables = state.data.tables
-    chart = tables.damage_chart
+    rng = check_fire(state, firer, section, target, plunging=plunging)
     gun = _section(state, firer, section)
-    a, b = state.ships[firer], state.ships[target]
-    card = state.card(target)
     mods = gunnery_modifiers(state, firer, section, target, rng, options)
-    events: list[DomainEvent] = []
 
-    def locate(face: int) -> tuple[str, int]:
-        return hit_location(state, firer, target, face, plunging=plunging, options=options), face
+    def locate(face: int) -> str:
+        return hit_location(state, firer, target, face, plunging=plunging, options=options)
 
-    where = table_roll(
+    events, resolved, gunnery = _exchange(
+        state,
         dice,
-        expression="d8",
-        table=locate,
-        side=a.side,
-        purpose="hit location",
-        rule="IO-6.2",
-        subject=firer,
-        target_unit=target,
-    )
-    events.append(where)
-    code = cast(Location, where.outcome)
-    location = card.location(code)
-    if location is None:  # pragma: no cover - hit_location only yields codes on the card
-        raise InvalidCommand(f"{target}'s card has no location {code}")
-    shield_before = b.shield(code)
-    shield_mods: Sequence[Modifier] = (
-        [Modifier(shield_before, "IO-6.2.1", f"shield damage on {code}")] if shield_before else []
-    )
-    gunnery = opposed_roll(
-        dice,
-        actor=gun.dice,
-        opponent=location.defence,
-        side=a.side,
-        opponent_side=b.side,
-        purpose="gunnery",
-        rule="IO-6.2",
-        subject=firer,
-        target_unit=target,
-        actor_modifiers=mods,
-        opponent_modifiers=shield_mods,
-        floor=1,
-    )
-    events.append(gunnery)
-    assert gunnery.opposed_by is not None
-    cr, dr = gunnery.roll.total, gunnery.opposed_by.total
-    band = chart.band(cr, dr)
-    hits, shield_after = _damage(state, location, shield_before, band)
-    resolved = GunneryResolved(
         firer=firer,
         section=section,
         target=target,
-        range=rng,
-        face=int(where.value),
-        location=code,
-        cr=cr,
-        dr=dr,
-        band=cast(Literal["no_effect", "over", "double", "critical"], band),
-        hits=hits,
-        shield_before=shield_before,
-        shield_after=shield_after,
+        rng=rng,
+        pool=gun.dice,
+        mods=mods,
+        locate=locate,
+        low_freeboard=options.low_freeboard,
     )
-    events.append(resolved)
-    after = apply(state, resolved)
+    if firer in state.ships:
+        smoke = _smoke(state, firer, mods, gunnery)
+        if smoke is not None:
+            events.append(smoke)
+    side = effective_side(unit(state, firer))
+    events.extend(_critical_roll(state, dice, resolved, side))
+    return events
 
-    smoke = _smoke(state, firer, mods, gunnery)
-    if smoke is not None:
-        events.append(smoke)
 
-    if band == "critical" and after.ships[target].afloat:
-        crit_table = tables.critical_table
-        column = crit_table.column_for(code, state.relation(target, firer))
-        entries: dict[int, str] = getattr(crit_table, column)
-        crit = table_roll(
-            dice,
-            expression=crit_table.dice,
-            table=lambda total: (entries[total], total),
-            side=a.side,
-            purpose="critical",
-            rule="IO-6.3",
-            subject=firer,
-            target_unit=target,
-        )
-        events.append(crit)
-        events.append(
-            CriticalRolled(
-                unit=target,
-                column=cast(Literal["ship", "wl_bow_on", "wl_stern_on", "wl_other"], column),
-                total=crit.roll.total,
-                critical=crit.outcome,
-            )
-        )
+def critical_attack(
+    state: IronOakState,
+    source: str,
+    victim: str,
+    pool: str,
+    critical: str,
+    rule: str,
+    dice: DiceSource,
+    *,
+    rng: Range,
+) -> list[DomainEvent]:
+    """The attack a Boiler, Explosion or Magazine critical on ``source`` makes on ship
+    ``victim`` (IO-6.3.2, IO-6.3.8, IO-6.3.11), resolved like gunnery (IO-6.2).
+
+    The d8 location as rolled (no Bow/Stern swap, plunging or fouled WL change: those belong to
+    fire between two ships), the location's defence dice with its shield damage, the Standard
+    Damage Chart and, for the critical band, the 2d6 critical roll for the victim (the column by
+    the victim's relation to the source). ``pool`` is the CR dice, with no modifiers. The dice
+    are recorded for the victim's opponent, the defence for the victim.
+
+    Recorded as :class:`GunneryResolved` with ``firer`` the source, ``section`` −1, ``attack``
+    the critical's name, ``rule`` its rule, and ``range`` ``rng``: ``point_blank`` for a fouled
+    or attached ship, ``short`` for another ship in the same GB. The rolls' purposes are
+    "hit location" and "<critical> attack". Dice order: d8, the pool, the defence dice, 2d6.
+    """
+    if not in_play(state, victim):
+        return []
+
+    def locate(face: int) -> str:
+        return state.card(victim).location_for(face).code
+
+    events, resolved, _ = _exchange(
+        state,
+        dice,
+        firer=source,
+        section=-1,
+        target=victim,
+        rng=rng,
+        pool=pool,
+        mods=(),
+        locate=locate,
+        attack=critical,
+        rule=rule,
+        purpose=f"{critical.replace('_', ' ')} attack",
+    )
+    events.extend(_critical_roll(state, dice, resolved, opponent_of(state.ships[victim])))
     return events
 
 
@@ -460,9 +791,10 @@ def _smoke(
 # --------------------------------------------------------------------------- evolve
 
 
-def _sink(state: IronOakState, ship_id: str, ships: dict[str, ShipState]) -> IronOakState:
-    """IO-6.2.3J: remove the ship and its fouled/attached markers; a Hulk where the depth is
-    ≤ 2 or the ship was aground."""
+def sink(state: IronOakState, ship_id: str, ships: dict[str, ShipState]) -> IronOakState:
+    """IO-6.2.3J: with ``ships`` (the state's ships, already updated by the caller), remove the
+    ship and its fouled/attached markers; a Hulk where the depth is ≤ 2 or the ship was
+    aground."""
     ship = ships[ship_id]
     for other_id, other in list(ships.items()):
         if other_id == ship_id:
@@ -486,9 +818,30 @@ def _sink(state: IronOakState, ship_id: str, ships: dict[str, ShipState]) -> Iro
     return state.model_copy(update={"ships": ships, "markers": markers})
 
 
+def damage_section(
+    state: IronOakState, section_id: str, hits: int, **update: object
+) -> IronOakState:
+    """Fort section ``section_id`` with ``update`` and ``hits`` more hits; destroyed when its hits
+    reach the card's ``hits`` (or when ``update`` says so, IO-6.3.11)."""
+    sec = state.sections[section_id]
+    total = sec.hits + hits
+    destroyed = (
+        bool(update.pop("destroyed", False))
+        or sec.destroyed
+        or total >= fort_section_card(state, section_id).hits
+    )
+    sections = dict(state.sections)
+    sections[section_id] = sec.model_copy(update={**update, "hits": total, "destroyed": destroyed})
+    return state.model_copy(update={"sections": sections})
+
+
 def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
     """Fold a gunnery event into a new state (the given state is left unchanged)."""
     if isinstance(event, GunneryResolved):
+        if event.target in state.sections:
+            sec = state.sections[event.target]
+            shields = {**sec.shields, cast(Location, event.location): event.shield_after}
+            return damage_section(state, sec.id, event.hits, shields=shields)
         ship = state.ships[event.target]
         shields = dict(ship.shields)
         shields[cast(Location, event.location)] = event.shield_after
@@ -496,11 +849,11 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
         ships = dict(state.ships)
         ships[ship.id] = ship.model_copy(update={"hits": hits, "shields": shields})
         if ship.afloat and hits >= state.card(ship.id).hit_value:
-            return _sink(state, ship.id, ships)
+            return sink(state, ship.id, ships)
         return state.model_copy(update={"ships": ships})
     if isinstance(event, SmokeChanged):
         ship = state.ships[event.ship]
         ships = dict(state.ships)
         ships[ship.id] = ship.model_copy(update={"smoke": event.smoke})
         return state.model_copy(update={"ships": ships})
-    return state  # CriticalRolled: its effects are separate events (later slice)
+    return state  # CriticalRolled: its effects are separate events (criticals module)

@@ -50,7 +50,7 @@ from domain.rulesets.iron_oak.events import (
     TowReleased,
     UnfoulAttempted,
 )
-from domain.rulesets.iron_oak.gunnery import _sink
+from domain.rulesets.iron_oak.gunnery import sink as _sink
 from domain.rulesets.iron_oak.movement import (
     STEPS,
     DriftWhenFouledWith,
@@ -159,7 +159,7 @@ def _own_maneuver_modifiers(
     mods = move_modifiers(state, ship, [cell])
     if opposed_by is not None and opposed_by == target:
         mods = [m for m in mods if m.rule != "IO-5.1.3"]
-    return mods
+    return mods + state.card_modifiers(ship, "contact")  # IO-7.0: cards on the contact roll
 
 
 # --------------------------------------------------------------------------- drift (IO-5.2)

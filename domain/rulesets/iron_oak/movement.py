@@ -306,12 +306,15 @@ def move_modifiers(state: IronOakState, ship: str, path: Sequence[Cell]) -> list
     if current is not None:
         mods.append(current)
     if s.towing is not None and s.towing in state.ships:
-        diff = card.hit_value - state.card(s.towing).hit_value
+        tower = card.hit_value
+        rule = "IO-5.3"
+        if state.options.tugs and "tug" in card.icons:
+            tower, rule = 2 * tower, "IO-9.2"  # optional: tugs count double hit value
+        diff = tower - state.card(s.towing).hit_value
         mods.append(
-            Modifier(
-                table.tow.modifier(diff), "IO-5.3", f"towing {s.towing} (hit value diff {diff})"
-            )
+            Modifier(table.tow.modifier(diff), rule, f"towing {s.towing} (hit value diff {diff})")
         )
+    mods += state.card_modifiers(ship, "movement")  # IO-7.0: movement cards played on it
     return [m for m in mods if m.value != 0]
 
 
@@ -370,6 +373,7 @@ def check_hazards(
     hazards = state.data.tables.hazard
     box = state.box(cell)
     events: list[DomainEvent] = []
+    cards = state.card_modifiers(ship, "hazard")  # IO-7.0: e.g. a card hindering hazard checks
 
     excess = effective_draft(state, ship) - box.depth
     if excess >= 1:
@@ -382,6 +386,7 @@ def check_hazards(
             purpose="shallows",
             rule="IO-5.4.1",
             subject=ship,
+            actor_modifiers=cards,
         )
         ok = bool(roll.success)
         events += [
@@ -423,7 +428,7 @@ def check_hazards(
             purpose=kind.replace("_", " "),
             rule="IO-5.4.2",
             subject=ship,
-            actor_modifiers=[m for m in mods if m.value != 0],
+            actor_modifiers=[m for m in mods if m.value != 0] + cards,
         )
         ok = bool(roll.success)
         events += [
@@ -451,6 +456,7 @@ def check_hazards(
             purpose="mine",
             rule="IO-5.4.3",
             subject=ship,
+            actor_modifiers=cards,
         )
         events.append(roll)
         if roll.success:

@@ -13,6 +13,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.dice import Modifier
 from domain.rulesets.iron_oak.data import (
     Box,
     DataSet,
@@ -22,6 +23,7 @@ from domain.rulesets.iron_oak.data import (
     ShipCard,
     Side,
 )
+from domain.rulesets.iron_oak.options import IronOakOptions
 
 Cell = tuple[int, int]
 Edge = Literal["N", "E", "S", "W"]
@@ -112,17 +114,92 @@ def _no_vp() -> dict[Side, int]:
     return {"CSA": 0, "USA": 0}
 
 
+EffectUse = Literal["movement", "contact", "hazard", "gunnery", "strike", "drift_check"]
+
+
+class CardEffect(_State):
+    """A played action card's modifier that lasts for the current segment (IO-7.0, IO-3.3)."""
+
+    card: str  # action card id
+    unit: str  # the ship (or fort section) it helps or hinders
+    use: EffectUse
+    value: int
+    section: int | None = None  # gunnery: the gun section it applies to (None: any)
+
+
+class PendingMove(_State):
+    """A revealed order waiting for the opponent's movement-card window (IO-3.3.1 C)."""
+
+    ship: str
+    order: str
+    path: tuple[Cell, ...] = ()
+    target: str | None = None
+    attacks: tuple[str, ...] = ()  # "spar", "ram" (IO-5.6)
+    kind: PairKind | None = None  # crossing the T: bow or stern (IO-5.5)
+    attach: str | None = None  # IO-5.3: attach a tow at the start of the move
+    drift: bool = False  # IO-4.0: the order was abandoned; the ship drifts
+    exit: bool = False  # IO-5.1.5: leave the map
+
+
+class FireOrder(_State):
+    """One declared fire (IO-3.3.2 B): a ship's gun section (or a fort section) at a target."""
+
+    firer: str
+    section: int
+    target: str
+    plunging: bool = False  # IO-6.2.3D: a fort at Long range
+
+
+class SealedOrder(_State):
+    """An order card put face down on a ship (IO-3.2): the commitment, later its content."""
+
+    digest: str
+    number: int = 0  # IO-9.3: the order card's number in alternating mode
+    order: str | None = None  # revealed order
+
+
 class IronOakState(_State):
     scenario: Scenario
     data: DataSet
+    options: IronOakOptions = IronOakOptions()
     turn: int = 1
-    phase: str = "status"
-    active: Side | None = None
+    phase: str = "setup"
+    active: Side | None = None  # the side whose step it is (None: both sides / system step)
     ships: dict[str, ShipState]
     sections: dict[str, FortSectionState] = Field(default_factory=dict)
     markers: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # "c,r" -> box markers
     pairs: tuple[Pair, ...] = ()
     vp: dict[Side, int] = Field(default_factory=_no_vp)
+    # --- the turn (IO-3) ----------------------------------------------------------------
+    salt_base: str = ""  # seeds the bot's order-card salts (domain.sealed)
+    physical_dice: bool = False  # the game's dice (and cards) are physical
+    orders: dict[str, SealedOrder] = Field(default_factory=dict)  # this player-turn's cards
+    done: tuple[str, ...] = ()  # units that have acted in the current segment
+    pending_move: PendingMove | None = None
+    fire_orders: tuple[FireOrder, ...] = ()  # declared, waiting for the Misfire window
+    effects: tuple[CardEffect, ...] = ()  # card modifiers for the current segment
+    opposed_by: dict[str, str] = Field(default_factory=dict)  # marked ship -> the placer
+    # IO-5.6.5 / IO-6.1: (attacker, target) pairs from the previous Action Phase
+    rammed: tuple[tuple[str, str], ...] = ()
+    # (ship, target, turn): IO-5.6.5 rammed/spar-attacked, IO-5.5 a failed T, in that turn
+    ram_log: tuple[tuple[str, str, int], ...] = ()
+    failed_t: tuple[tuple[str, str, int], ...] = ()
+    drifted: tuple[str, ...] = ()  # IO-5.2: ships that drifted (with their group) this turn
+    level5: tuple[str, ...] = ()  # units whose fire stood at level 5 after their Status Phase
+    first_fouled: tuple[str, ...] = ()  # ships whose first fouled Order Phase has passed (IO-4.4)
+    gunfire: tuple[str, ...] = ()  # IO-6.2.4: units with a Gunfire marker (night)
+    deck: tuple[str, ...] = ()  # the action deck, top first
+    deck_known: bool = True  # False: physical cards, the deck order is not recorded
+    hands: dict[Side, tuple[str, ...]] = Field(default_factory=dict)
+    exchanged: dict[Side, tuple[str, ...]] = Field(default_factory=dict)  # IO-3.4 pile
+    discards: tuple[str, ...] = ()
+    cards_used: tuple[Side, ...] = ()  # sides that played an action card this turn
+    status_choices: dict[Side, tuple[tuple[str, ...], tuple[str, ...]]] = Field(
+        default_factory=dict
+    )  # IO-9.3.1: (withdraw, place) per side until both have chosen
+    step: int = 0  # index into the turn's step list (sequence.steps)
+    fire_declared: bool = False  # the gunnery segment waits for the opponent's Misfire window
+    result: dict[str, str] | None = None
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -154,6 +231,18 @@ class IronOakState(_State):
     def ships_in(self, cell: Cell) -> list[ShipState]:
         return [s for s in self.ships.values() if s.cell == cell and s.afloat]
 
+    def card_modifiers(
+        self, unit: str, use: EffectUse, section: int | None = None
+    ) -> list[Modifier]:
+        """Modifiers from action cards played this segment on ``unit`` for ``use`` (IO-7.0)."""
+        return [
+            Modifier(e.value, "IO-7.0", f"{self.data.cards.get(e.card).name} card")
+            for e in self.effects
+            if e.unit == unit
+            and e.use == use
+            and (section is None or e.section is None or e.section == section)
+        ]
+
 
 def cell_key(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
@@ -161,17 +250,29 @@ def cell_key(cell: Cell) -> str:
 
 def initial_state(scenario: Scenario, data: DataSet) -> IronOakState:
     """The state before any event: ships placed with their starting criticals (IO-0), fort
-    sections on their edge boxes, box markers from the scenario."""
+    sections on their edge boxes, box markers from the scenario.
+
+    A starting critical whose marker has a value takes its first value, as a 1st critical in
+    play would set it: Armament −2, or −1 for a ship whose guns are all limited (IO-6.3.1,
+    IO-6.2.3A); Speed −1 (IO-6.3.15) — :func:`criticals.first_marker_level`.
+    """
+    # imported here: criticals imports this module (through gunnery)
+    from domain.rulesets.iron_oak.criticals import first_marker_level
+
     ships: dict[str, ShipState] = {}
     for setup in scenario.ships:
         on_map = isinstance(setup.at, tuple)
+        guns = data.ships.get(setup.card).guns
         ships[setup.id] = ShipState(
             id=setup.id,
             card=setup.card,
             side=setup.side,
             cell=setup.at if isinstance(setup.at, tuple) else None,
             edge=None if on_map else cast(Edge, str(setup.at).split(":", 1)[1]),
-            criticals={name: CriticalState(name=name) for name in setup.criticals},
+            criticals={
+                name: CriticalState(name=name, level=first_marker_level(name, guns))
+                for name in setup.criticals
+            },
         )
     sections: dict[str, FortSectionState] = {}
     for fort in scenario.forts:

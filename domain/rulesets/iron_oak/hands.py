@@ -1,0 +1,171 @@
+"""Iron & Oak action cards in play: the deal, card plays in the windows, the exchange.
+
+IO-1.3.2 (card type movement/gunnery, day/night symbol), IO-3.3.1 B/C and IO-3.3.2 C/D (the
+windows: the mover's and the opponent's movement cards; the firer's gunnery cards and the
+opponent's one Misfire), IO-3.4 (exchange one card if none was used this turn, until half the
+initial hand has been exchanged), IO-6.2.3H (no card may hinder a retiring ship), IO-7.0.
+Hands are hidden: the ruleset's ``redact`` shows a side only its own cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Literal
+
+from domain.cards import replay_shuffle, shuffle
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand
+from domain.rulesets.iron_oak.commands import CardPlay, Deal, ExchangeCard
+from domain.rulesets.iron_oak.data import ActionCard, Side
+from domain.rulesets.iron_oak.sequence import SIDES, may_exchange
+from domain.rulesets.iron_oak.state import IronOakState
+from domain.rulesets.iron_oak.turn_events import CardExchanged, CardPlayed, CardsDealt
+
+Window = Literal["own", "opponent"]
+
+
+def full_deck(state: IronOakState) -> list[str]:
+    """Every copy of every card, in file order (the deck before any shuffle)."""
+    return [card.id for card in state.data.cards.cards for _ in range(card.count)]
+
+
+def deal(state: IronOakState, command: Deal, dice: DiceSource) -> CardsDealt:
+    """Shuffle and deal ``initial_hand`` cards to each side, first player first (IO-3.4); or
+    take the hands dealt with physical cards."""
+    size = state.data.tables.initial_hand
+    deck = full_deck(state)
+    if len(deck) < 2 * size:
+        raise IllegalCommand(
+            f"the action deck has {len(deck)} cards, too few for two hands of {size}",
+            rule="IO-3.4",
+        )
+    if command.hands is None:
+        order, faces = shuffle(deck, dice)
+        first = state.scenario.first_player
+        second: Side = "USA" if first == "CSA" else "CSA"
+        hands = {first: list(order[:size]), second: list(order[size : 2 * size])}
+        return CardsDealt(faces=list(faces), deck=deck, hands=hands)
+    if set(command.hands) != set(SIDES):
+        raise InvalidCommand("the dealt hands must name CSA and USA", rule="IO-3.4")
+    dealt: Counter[str] = Counter()
+    for side, cards in command.hands.items():
+        if len(cards) != size:
+            raise IllegalCommand(
+                f"{side} must be dealt {size} cards, not {len(cards)}", rule="IO-3.4"
+            )
+        dealt.update(cards)
+    missing = dealt - Counter(deck)
+    if missing:
+        raise IllegalCommand(
+            f"the deck does not hold these cards: {sorted(missing.elements())}", rule="IO-3.4"
+        )
+    hands_dealt = {side: list(cards) for side, cards in command.hands.items()}
+    return CardsDealt(faces=[], deck=deck, hands=hands_dealt, known=False)
+
+
+def deck_after_deal(event: CardsDealt) -> tuple[str, ...]:
+    """The deck left after the deal: the shuffled order without the hands (known order), or
+    the remaining copies in file order (physical cards: order unknown)."""
+    if event.known:
+        order = replay_shuffle(event.deck, event.faces)
+        dealt = sum(len(cards) for cards in event.hands.values())
+        return order[dealt:]
+    rest = Counter(event.deck)
+    for cards in event.hands.values():
+        rest.subtract(cards)
+    return tuple(card for card in dict.fromkeys(event.deck) for _ in range(rest[card]))
+
+
+def _card(state: IronOakState, card_id: str) -> ActionCard:
+    try:
+        return state.data.cards.get(card_id)
+    except KeyError:
+        raise InvalidCommand(f"there is no action card {card_id!r}", rule="IO-7.0") from None
+
+
+def check_play(
+    state: IronOakState,
+    side: Side,
+    play: CardPlay,
+    kind: Literal["movement", "gunnery"],
+    window: Window,
+    held: Counter[str],
+) -> ActionCard:
+    """Refuse a card play that is not allowed in this window (IO-1.3.2, IO-3.3, IO-7.0).
+
+    ``held``: the cards still in hand for this command (decremented as cards are played).
+    """
+    card = _card(state, play.card)
+    if held[play.card] <= 0:
+        raise IllegalCommand(f"{side} holds no {card.name} card", rule="IO-7.0")
+    if card.kind != kind:
+        raise IllegalCommand(
+            f"{card.name} is a {card.kind} card; this is the {kind} segment", rule="IO-1.3.2"
+        )
+    if card.window != window:
+        who = "the acting player" if card.window == "own" else "the opponent"
+        raise IllegalCommand(f"{card.name} is played by {who}", rule="IO-3.3")
+    night = state.scenario.night
+    if (card.time == "day" and night) or (card.time == "night" and not night):
+        raise IllegalCommand(f"{card.name} is a {card.time}-only card", rule="IO-1.3.2")
+    held[play.card] -= 1
+    return card
+
+
+def played(
+    side: Side,
+    card: ActionCard,
+    unit: str,
+    window: Window,
+    section: int | None = None,
+    location: str | None = None,
+) -> CardPlayed:
+    return CardPlayed(
+        side=side,
+        card=card.id,
+        unit=unit,
+        use=card.use,
+        value=card.value,
+        section=section,
+        location=location,
+        window=window,
+    )
+
+
+def hand(state: IronOakState, side: Side) -> Counter[str]:
+    return Counter(state.hands.get(side, ()))
+
+
+def exchange(state: IronOakState, side: Side, command: ExchangeCard) -> list[CardExchanged]:
+    """IO-3.4: discard one card face down and draw one (the top of the deck; with physical
+    cards, the card named in ``draw``). ``discard=None`` passes."""
+    if command.discard is None:
+        return []
+    if not may_exchange(state, side):
+        raise IllegalCommand(
+            f"{side} may not exchange: a card was used this turn or half the initial hand "
+            "has been exchanged",
+            rule="IO-3.4",
+        )
+    if command.discard not in state.hands.get(side, ()):
+        raise IllegalCommand(f"{side} holds no {command.discard!r} card", rule="IO-3.4")
+    drawn: str | None
+    if state.deck_known:
+        if command.draw is not None:
+            raise InvalidCommand("the deck order is recorded; the drawn card is not named")
+        drawn = state.deck[0] if state.deck else None
+    else:
+        if command.draw is None and state.deck:
+            raise InvalidCommand("physical cards: name the card drawn (draw)", rule="IO-3.4")
+        if command.draw is not None and command.draw not in state.deck:
+            raise IllegalCommand(f"no {command.draw!r} card is left in the deck", rule="IO-3.4")
+        drawn = command.draw
+    return [CardExchanged(side=side, discarded=command.discard, drawn=drawn)]
+
+
+def remove_one(cards: Sequence[str], card: str) -> tuple[str, ...]:
+    out = list(cards)
+    if card in out:
+        out.remove(card)
+    return tuple(out)

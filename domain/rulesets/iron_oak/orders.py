@@ -1,0 +1,593 @@
+"""The Iron & Oak Order Phase and movement segment (IO-3.2, IO-3.3.1, IO-4, IO-5).
+
+Order Phase: every ship under command gets an order card face down, a ``domain.sealed``
+commitment to ``{"ship", "turn", "order"}`` (tows may be released first, IO-5.3). Movement
+segment, ship by ship (in card-number order in alternating play, IO-9.3.3): A) the card is
+turned up (the salt opens the seal) with the path, target or attacks; B) the mover's movement
+cards; C) the opponent's movement cards; D) the order is carried out. An order that cannot be
+carried out is refused with its rule; revealing it with ``drift`` makes the ship drift instead
+(IO-4.0). Criticals named by a refloat, a spar or a ram are resolved at once (IO-6.3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal, cast
+
+from domain.chance import opposed_roll, table_roll
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from domain.events import DomainEvent
+from domain.rulesets.iron_oak import criticals, maneuvers, movement
+from domain.rulesets.iron_oak.commands import (
+    AssignOrders,
+    CardPlay,
+    RespondMovement,
+    RevealOrder,
+)
+from domain.rulesets.iron_oak.data import Edge, Side
+from domain.rulesets.iron_oak.events import (
+    CriticalRolled,
+    GunneryResolved,
+    RamResolved,
+    RefloatAttempted,
+    SparResolved,
+)
+from domain.rulesets.iron_oak.hands import check_play, hand, played
+from domain.rulesets.iron_oak.sequence import controller, next_numbered, other, under_command
+from domain.rulesets.iron_oak.state import Cell, IronOakState, PendingMove
+from domain.rulesets.iron_oak.status import critical_options
+from domain.rulesets.iron_oak.turn_events import (
+    DriftCheck,
+    MapEdgeCrossed,
+    OpposingManeuver,
+    OrderCompleted,
+    OrderRevealed,
+    OrdersAssigned,
+    ShieldRepaired,
+    ShipAnchored,
+)
+from domain.sealed import Commitment, verify_reveal
+
+Fold = Callable[[IronOakState, DomainEvent], IronOakState]
+MOVES = ("maneuver_0", "maneuver_1", "maneuver_2")
+
+
+def order_content(ship: str, turn: int, order: str) -> dict[str, str | int]:
+    """What an order card's seal commits to (domain.sealed)."""
+    return {"ship": ship, "turn": turn, "order": order}
+
+
+def bot_salt(state: IronOakState, ship: str, turn: int | None = None) -> str:
+    """The salt of a computer player's order card: reproducible from the game's seed (or id)."""
+    t = state.turn if turn is None else turn
+    return hashlib.sha256(f"wake-io-order:{state.salt_base}:{t}:{ship}".encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------- Order Phase
+
+
+def decide_orders(state: IronOakState, side: Side, command: AssignOrders) -> list[DomainEvent]:
+    """IO-3.2: a sealed order card on every ship under command, no more, no fewer."""
+    ships = set(under_command(state, side))
+    given = set(command.seals)
+    if given != ships:
+        missing, extra = sorted(ships - given), sorted(given - ships)
+        raise IllegalCommand(
+            f"every ship under command needs one order card: missing {missing}, not "
+            f"{side}'s or not in play {extra}",
+            rule="IO-3.2",
+        )
+    for ship, digest in command.seals.items():
+        try:
+            Commitment(digest=digest)
+        except ValueError as exc:
+            raise InvalidCommand(f"{ship}: not a sealed order ({exc})", rule="IO-3.2") from exc
+    if state.options.mode == "alternating":
+        first = state.scenario.first_player
+        parity = 1 if side == first else 0
+        numbers = sorted(command.numbers.values())
+        if set(command.numbers) != ships or any(n % 2 != parity for n in numbers):
+            kind = "odd" if parity else "even"
+            raise IllegalCommand(
+                f"alternating play: number every ship's order card with {kind} numbers",
+                rule="IO-9.3",
+            )
+        expected = [(1 if parity else 2) + 2 * i for i in range(len(numbers))]
+        if numbers != expected:
+            raise IllegalCommand(
+                f"order card numbers may not be skipped: expected {expected}, got {numbers}",
+                rule="IO-9.3.2",
+            )
+    elif command.numbers:
+        raise InvalidCommand("order card numbers are for alternating play (IO-9.3)")
+    events: list[DomainEvent] = []
+    for tower in command.release_tows:
+        if tower not in ships:
+            raise IllegalCommand(f"{tower} is not a {side} ship under command", rule="IO-5.3")
+        events += maneuvers.release_tow(state, tower)
+    return [
+        *events,
+        OrdersAssigned(
+            side=side,
+            seals=dict(command.seals),
+            numbers=dict(command.numbers),
+            released_tows=list(command.release_tows),
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- reveal (A, B)
+
+
+def _retire_edge(state: IronOakState, ship: str) -> Edge | None:
+    """IO-6.2.3H/I: a retiring ship heads for its own side's edge, a captured one for the
+    captor's (the edge each side entered from)."""
+    s = state.ships[ship]
+    if s.status == "captured" and s.captured_by is not None:
+        return state.scenario.entry[s.captured_by]
+    if s.status == "retiring":
+        return state.scenario.entry[s.side]
+    return None
+
+
+def _edge_distance(state: IronOakState, cell: Cell, edge: Edge) -> int:
+    grid = state.scenario.grid
+    col, row = cell
+    return {"N": row, "S": grid.rows - 1 - row, "W": col, "E": grid.columns - 1 - col}[edge]
+
+
+def _on_edge(state: IronOakState, cell: Cell, edge: Edge) -> bool:
+    return _edge_distance(state, cell, edge) == 0
+
+
+def check_reveal(state: IronOakState, side: Side, command: RevealOrder) -> None:
+    """Refuse a reveal that is out of turn, does not open its seal, or orders what the rules
+    forbid (with the rule)."""
+    ship = command.ship
+    if state.phase != "movement" or state.pending_move is not None:
+        raise IllegalCommand("orders are revealed in the movement segment", rule="IO-3.3.1")
+    if ship not in state.ships:
+        raise InvalidCommand(f"no ship {ship!r}")
+    if controller(state, ship) != side:
+        raise IllegalCommand(f"{ship} is not a {side} ship", rule="IO-3.3.1")
+    sealed = state.orders.get(ship)
+    if sealed is None or ship in state.done:
+        raise IllegalCommand(f"{ship} has no order card to carry out now", rule="IO-3.3.1")
+    if state.options.mode == "alternating" and next_numbered(state) != ship:
+        raise NotYourTurn(
+            f"order card #{state.orders[next_numbered(state) or ship].number} comes first",
+            rule="IO-9.3.3",
+        )
+    content = order_content(ship, state.turn, command.order)
+    if not verify_reveal(Commitment(digest=sealed.digest), content, command.salt):
+        raise IllegalCommand(
+            f"the revealed order {command.order!r} is not the card sealed on {ship}",
+            rule="IO-3.2",
+        )
+    if command.drift:
+        return
+    check_order(state, command)
+
+
+def check_order(state: IronOakState, command: RevealOrder) -> None:
+    """Whether ``command``'s order can be carried out as stated (raises IllegalCommand)."""
+    ship, order = command.ship, command.order
+    s = state.ships[ship]
+    dwf = state.options.drift_when_fouled_with
+    edge = _retire_edge(state, ship)
+    if edge is not None and order not in ("maneuver_1", "drift"):
+        raise IllegalCommand(
+            f"{ship} is {s.status} and moves one GB a turn towards the {edge} edge (Maneuver 1)",
+            rule="IO-6.2.3H",
+        )
+    if command.attach is not None:
+        maneuvers.attach_tow(state, ship, command.attach)
+    if s.towed_by is not None and order in ("maneuver_1", "maneuver_2"):
+        raise IllegalCommand(f"{ship} is towed by {s.towed_by} and moves with it", rule="IO-5.3")
+    if order == "anchor":
+        movement.check_anchor(state, ship)
+    elif order == "weigh":
+        movement.check_weigh(state, ship)
+    elif order == "refloat":
+        if not s.aground:
+            raise IllegalCommand(f"{ship} is not aground", rule="IO-4.3")
+    elif order == "unfoul":
+        if not s.fouled_with:
+            raise IllegalCommand(f"{ship} is not fouled", rule="IO-4.4")
+    elif order == "drift":
+        if s.cell is None:
+            raise IllegalCommand(f"{ship} is off the map and cannot drift", rule="IO-5.2")
+        _, reason = movement.can_move(state, ship, dwf)
+        if reason == "stuck":
+            raise IllegalCommand(f"{ship} cannot move or drift this turn", rule="IO-4.0")
+    elif order == "opposing":
+        _check_opposing(state, command)
+    elif order == "cross_t":
+        if command.target is None or command.kind is None:
+            raise InvalidCommand("crossing the T names a target and bow_on or stern_on")
+        maneuvers.check_cross_t(state, ship, command.target, command.kind, _failed_t(state, ship))
+    elif order == "ram":
+        if command.target is None:
+            raise InvalidCommand("a ram/spar order names its target", rule="IO-5.6")
+        maneuvers.check_ram(
+            state,
+            ship,
+            command.target,
+            "spar" in command.attacks,
+            "ram" in command.attacks,
+            _rammed_last_turn(state, ship),
+        )
+    else:
+        _check_move(state, command, edge)
+
+
+def _check_move(state: IronOakState, command: RevealOrder, edge: Edge | None) -> None:
+    ship, s = command.ship, state.ships[command.ship]
+    maneuver = MOVES.index(command.order)
+    path = [(int(c), int(r)) for c, r in command.path]
+    if s.cell is None:  # entering the map (IO-5.1.5)
+        if maneuver != 1 or len(path) != 1:
+            raise IllegalCommand(
+                f"{ship} is off the map: it enters with Maneuver 1 into one edge GB",
+                rule="IO-5.1.5",
+            )
+        assert s.edge is not None
+        grid = state.scenario.grid
+        if not (0 <= path[0][0] < grid.columns and 0 <= path[0][1] < grid.rows) or not _on_edge(
+            state, path[0], s.edge
+        ):
+            raise IllegalCommand(
+                f"{ship} enters from the {s.edge} edge: {list(path[0])} is not on it",
+                rule="IO-5.1.5",
+            )
+        if state.box(path[0]).bank:
+            raise IllegalCommand(f"{list(path[0])} is a bank", rule="IO-5.0")
+        movable, reason = movement.can_move(state, ship, state.options.drift_when_fouled_with)
+        if not movable:
+            raise IllegalCommand(f"{ship} cannot move ({reason})", rule="IO-4.0")
+        return
+    if command.exit:
+        allowed = edge or state.scenario.exit[s.side]
+        if maneuver != 1 or not _on_edge(state, s.cell, allowed):
+            raise IllegalCommand(
+                f"{ship} leaves the map with Maneuver 1 from a GB on the {allowed} edge",
+                rule="IO-5.1.5",
+            )
+        movable, reason = movement.can_move(state, ship, state.options.drift_when_fouled_with)
+        if not movable:
+            raise IllegalCommand(f"{ship} cannot move ({reason})", rule="IO-4.0")
+        return
+    movement.check_path(
+        state, ship, path, cast(movement.Maneuver, maneuver), state.options.drift_when_fouled_with
+    )
+    if edge is not None:
+        end = path[-1]
+        if _edge_distance(state, end, edge) >= _edge_distance(state, s.cell, edge):
+            raise IllegalCommand(f"{ship} must move towards the {edge} edge", rule="IO-6.2.3H")
+
+
+def _check_opposing(state: IronOakState, command: RevealOrder) -> None:
+    """IO-5.1.3: in a GB shared with the enemy; not anchored, fouled, aground, towing, or
+    under a crossed T."""
+    ship, s = command.ship, state.ships[command.ship]
+    target = command.target
+    if target is None or target not in state.ships:
+        raise InvalidCommand("an Opposing Maneuver names an enemy ship", rule="IO-5.1.3")
+    t = state.ships[target]
+    if controller(state, target) == controller(state, ship) or not t.afloat:
+        raise IllegalCommand(f"{target} is not an enemy ship afloat", rule="IO-5.1.3")
+    if s.cell is None or t.cell != s.cell:
+        raise IllegalCommand(f"{target} is not in {ship}'s GB", rule="IO-5.1.3")
+    crossed = any(p.ship == ship for p in state.pairs)
+    for flag, what in (
+        (s.anchored, "anchored"),
+        (bool(s.fouled_with), "fouled"),
+        (s.aground, "aground"),
+        (s.towing is not None, "towing"),
+        (crossed, "under a crossed T"),
+    ):
+        if flag:
+            raise IllegalCommand(f"{ship} is {what}", rule="IO-5.1.3")
+
+
+def _failed_t(state: IronOakState, ship: str) -> set[str]:
+    return {t for s, t, turn in state.failed_t if s == ship and turn == state.turn - 1}
+
+
+def _rammed_last_turn(state: IronOakState, ship: str) -> set[str]:
+    return {t for s, t, turn in state.ram_log if s == ship and turn == state.turn - 1}
+
+
+def _card_plays(
+    state: IronOakState, side: Side, ship: str, plays: Sequence[CardPlay], own: bool
+) -> list[DomainEvent]:
+    held = hand(state, side)
+    window: Literal["own", "opponent"] = "own" if own else "opponent"
+    events: list[DomainEvent] = []
+    for play in plays:
+        card = check_play(state, side, play, "movement", window, held)
+        if not own and state.ships[ship].status in ("retiring", "captured"):
+            raise IllegalCommand(f"{ship} is retiring: no card may hinder it", rule="IO-6.2.3H")
+        if card.use == "repair_shield":
+            loc = play.location
+            if loc is None or state.card(ship).location(loc) is None:  # type: ignore[arg-type]
+                raise InvalidCommand(f"{card.name}: name a location of {ship}")
+            events.append(played(side, card, ship, window, location=loc))
+            shield = state.ships[ship].shield(loc)  # type: ignore[arg-type]
+            events.append(
+                ShieldRepaired(unit=ship, location=loc, shield_after=min(0, shield + card.value))
+            )
+        elif card.use in ("movement", "contact", "hazard", "drift_check"):
+            events.append(played(side, card, ship, window))
+        else:
+            raise IllegalCommand(
+                f"{card.name} has no effect in the movement segment", rule="IO-7.0"
+            )
+    return events
+
+
+def decide_reveal(state: IronOakState, side: Side, command: RevealOrder) -> list[DomainEvent]:
+    check_reveal(state, side, command)
+    revealed = OrderRevealed(
+        ship=command.ship,
+        order=command.order,
+        salt=command.salt,
+        path=[(int(c), int(r)) for c, r in command.path],
+        target=command.target,
+        attacks=list(command.attacks),
+        kind=command.kind,
+        attach=command.attach,
+        exit=command.exit,
+        drift=command.drift,
+    )
+    return [revealed, *_card_plays(state, side, command.ship, command.cards, own=True)]
+
+
+def pending_from(event: OrderRevealed) -> PendingMove:
+    return PendingMove(
+        ship=event.ship,
+        order=event.order,
+        path=tuple(event.path),
+        target=event.target,
+        attacks=tuple(event.attacks),
+        kind=event.kind,
+        attach=event.attach,
+        drift=event.drift,
+        exit=event.exit,
+    )
+
+
+# --------------------------------------------------------------------------- respond (C, D)
+
+
+def decide_respond(
+    state: IronOakState, side: Side, command: RespondMovement, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    pending = state.pending_move
+    if state.phase != "movement" or pending is None:
+        raise IllegalCommand("no revealed order is waiting for movement cards", rule="IO-3.3.1")
+    if side != other(controller(state, pending.ship)):
+        raise NotYourTurn("the opponent of the moving ship plays here", rule="IO-3.3.1")
+    events = _card_plays(state, side, pending.ship, command.cards, own=False)
+    scratch = state
+    for event in events:
+        scratch = fold(scratch, event)
+    events += carry_out(scratch, pending, dice, fold)
+    return [*events, OrderCompleted(ship=pending.ship)]
+
+
+def carry_out(
+    state: IronOakState, order: PendingMove, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """IO-3.3.1 D: carry the revealed order out (the order was checked when revealed)."""
+    ship = order.ship
+    dwf = state.options.drift_when_fouled_with
+    events: list[DomainEvent] = []
+    if order.attach is not None:
+        events += maneuvers.attach_tow(state, ship, order.attach)
+    scratch = _fold_all(state, events, fold)
+    drift = order.drift or order.order == "drift"
+    check = [e for e in scratch.effects if e.unit == ship and e.use == "drift_check"]
+    if check and not drift:
+        events += _drift_check(scratch, ship, check[0].card, dice)
+        drift = not cast(DriftCheck, events[-1]).passed
+        scratch = _fold_all(state, events, fold)
+    if drift:
+        s = scratch.ships[ship]
+        _, reason = movement.can_move(scratch, ship, dwf)
+        if s.cell is not None and reason != "stuck" and not _drifted_with_group(scratch, ship):
+            events += maneuvers.drift(scratch, ship, dice, dwf)
+        return events
+    kind = order.order
+    if kind == "anchor":
+        return [*events, ShipAnchored(ship=ship, anchored=True)]
+    if kind == "weigh":
+        return [*events, ShipAnchored(ship=ship, anchored=False)]
+    if kind == "opposing":
+        assert order.target is not None
+        return [*events, OpposingManeuver(ship=ship, target=order.target)]
+    if kind == "refloat":
+        new = maneuvers.refloat(scratch, ship, dice)
+        return events + follow_criticals(scratch, new, dice, fold)
+    if kind == "unfoul":
+        first = ship not in scratch.first_fouled
+        return events + maneuvers.unfoul(scratch, ship, dice, first)
+    if kind == "cross_t":
+        assert order.target is not None and order.kind is not None
+        return events + maneuvers.cross_t(
+            scratch,
+            ship,
+            order.target,
+            order.kind,
+            dice,
+            criticals.response_modifiers(scratch, order.target, critical_options(scratch)),
+            failed_last_turn=_failed_t(scratch, ship),
+            opposed_by=_opposed_by(scratch, ship),
+            remove_opposed=scratch.options.remove_opposed,
+        )
+    if kind == "ram":
+        assert order.target is not None
+        new = maneuvers.ram_spar(
+            scratch,
+            ship,
+            order.target,
+            "spar" in order.attacks,
+            "ram" in order.attacks,
+            dice,
+            criticals.response_modifiers(scratch, order.target, critical_options(scratch)),
+            attacked_last_turn=_rammed_last_turn(scratch, ship),
+            opposed_by=_opposed_by(scratch, ship),
+        )
+        return events + follow_criticals(scratch, new, dice, fold)
+    s = scratch.ships[ship]
+    if s.cell is None:
+        return events + _cross_edge(scratch, ship, order.path[0], True, dice)
+    if order.exit:
+        return events + _cross_edge(scratch, ship, s.cell, False, dice)
+    maneuver = cast(movement.Maneuver, MOVES.index(kind))
+    new = movement.resolve_move(scratch, ship, list(order.path), maneuver, dice, dwf)
+    return events + new
+
+
+def _fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:
+    for event in events:
+        state = fold(state, event)
+    return state
+
+
+def _opposed_by(state: IronOakState, ship: str) -> str | None:
+    return state.opposed_by.get(ship) if state.ships[ship].opposed else None
+
+
+def _drifted_with_group(state: IronOakState, ship: str) -> bool:
+    """IO-5.2: in a fouled or attached group only the first ship to reach the movement segment
+    each turn rolls for drift; the others went with it."""
+    s = state.ships[ship]
+    partners = [p for p in (*s.fouled_with, s.towing, s.towed_by) if p in state.ships]
+    return any(p in state.drifted for p in partners)
+
+
+def _drift_check(
+    state: IronOakState, ship: str, card_id: str, dice: DiceSource
+) -> list[DomainEvent]:
+    """A drift-check card (IO-7.0): the ship rolls the card's alternative die if its crew is
+    elite (else the check die) against the card's check die; it must roll higher or drift."""
+    card = state.data.cards.get(card_id)
+    elite = state.card(ship).quality == "elite"
+    mine = card.alt_die if elite and card.alt_die else card.check_die
+    s = state.ships[ship]
+    roll = opposed_roll(
+        dice,
+        actor=mine,
+        opponent=card.check_die,
+        side=s.side,
+        opponent_side=other(s.side),
+        purpose=f"{card.name} check",
+        rule="IO-7.0",
+        subject=ship,
+    )
+    return [roll, DriftCheck(ship=ship, passed=bool(roll.success))]
+
+
+def _cross_edge(
+    state: IronOakState, ship: str, cell: Cell, entering: bool, dice: DiceSource
+) -> list[DomainEvent]:
+    """IO-5.1.5: enter the map (stopping in the first GB) or leave it: the Movement Chart dice
+    against the Movement Opposition table's enter/exit dice; then the entry GB's hazards."""
+    s = state.ships[ship]
+    opposition = state.data.tables.movement_opposition
+    edge: Edge
+    if entering:
+        assert s.edge is not None
+        edge = s.edge
+    else:
+        edge = _retire_edge(state, ship) or state.scenario.exit[s.side]
+    roll = opposed_roll(
+        dice,
+        actor=state.card(ship).movement_dice(s.hits),
+        opponent=opposition.enter if entering else opposition.exit,
+        side=s.side,
+        opponent_side=other(s.side),
+        purpose="enter the map" if entering else "leave the map",
+        rule="IO-5.1.5",
+        subject=ship,
+        actor_modifiers=movement.move_modifiers(state, ship, [cell]),
+        floor=1,
+    )
+    crossed = MapEdgeCrossed(
+        ship=ship, entering=entering, cell=cell, edge=edge, success=bool(roll.success)
+    )
+    events: list[DomainEvent] = [roll, crossed]
+    if entering and roll.success:
+        from domain.rulesets.iron_oak.rules import evolve
+
+        events += movement.check_hazards(evolve(state, crossed), ship, cell, dice)
+    return events
+
+
+def follow_criticals(
+    state: IronOakState, events: Sequence[DomainEvent], dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """Resolve the criticals a refloat, spar, ram or gunnery event names (IO-6.3), in order,
+    including those of the ships a Boiler, Explosion or Magazine attacks in turn: each named
+    critical goes through :func:`criticals.apply_critical` and its own events are followed the
+    same way; a refloat's WL-column roll is 2d6 on the Critical Hit Table's WL column
+    (IO-4.3.1). A unit sunk or destroyed meanwhile takes no further critical."""
+    out: list[DomainEvent] = []
+    scratch = state
+    opts = critical_options(state)
+    queue = list(events)
+    hit_at: dict[str, str] = {}  # the location each unit was last hit on (Collateral needs it)
+    while queue:
+        event = queue.pop(0)
+        out.append(event)
+        scratch = fold(scratch, event)
+        named: list[tuple[str, str, str | None]] = []  # (unit, critical, location)
+        if isinstance(event, GunneryResolved):
+            hit_at[event.target] = event.location
+        elif isinstance(event, RefloatAttempted):
+            if event.critical:
+                named.append((event.ship, event.critical, None))
+            if event.wl_column_roll:
+                roll, rolled = _wl_column(scratch, event.ship, dice)
+                out += [roll, rolled]
+                scratch = fold(fold(scratch, roll), rolled)
+                named.append((event.ship, rolled.critical, "WL"))
+        elif isinstance(event, SparResolved | RamResolved) and event.critical:
+            named.append((event.ship, event.critical, "WL"))
+        elif isinstance(event, CriticalRolled):
+            named.append((event.unit, event.critical, hit_at.get(event.unit)))
+        for unit, name, location in named:
+            if not _in_play(scratch, unit):
+                continue
+            queue[:0] = criticals.apply_critical(scratch, unit, name, dice, opts, location=location)
+    return out
+
+
+def _in_play(state: IronOakState, unit: str) -> bool:
+    if unit in state.ships:
+        return state.ships[unit].afloat
+    return unit in state.sections and not state.sections[unit].destroyed
+
+
+def _wl_column(
+    state: IronOakState, ship: str, dice: DiceSource
+) -> tuple[DomainEvent, CriticalRolled]:
+    table = state.data.tables.critical_table
+    entries: Mapping[int, str] = table.wl_other
+    s = state.ships[ship]
+    roll = table_roll(
+        dice,
+        expression=table.dice,
+        table=lambda total: (entries[total], total),
+        side=other(s.side),
+        purpose="critical",
+        rule="IO-4.3.1",
+        subject=ship,
+        target_unit=ship,
+    )
+    return roll, CriticalRolled(
+        unit=ship, column="wl_other", total=roll.roll.total, critical=roll.outcome
+    )

@@ -1,0 +1,359 @@
+"""Iron & Oak ``decide`` and ``evolve``: one order through the sequence of play (IO-3).
+
+``decide`` checks the order belongs to the current step and side, lets the phase's module
+resolve it, and appends the events that open the next step. ``evolve`` folds resolution events
+through the rule modules (movement, maneuvers, gunnery, criticals) and the turn events here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, NotYourTurn, WrongPhase
+from domain.events import DomainEvent, GameEnded
+from domain.rulesets.iron_oak import criticals, fire, gunnery, hands, maneuvers, orders, status
+from domain.rulesets.iron_oak.commands import (
+    AssignOrders,
+    Deal,
+    DeclareFire,
+    EndTurn,
+    ExchangeCard,
+    RespondFire,
+    RespondMovement,
+    RevealOrder,
+    Status,
+)
+from domain.rulesets.iron_oak.data import Location, Side
+from domain.rulesets.iron_oak.events import (
+    CrossTAttempted,
+    RamResolved,
+    ShipDrifted,
+    SparResolved,
+    UnfoulAttempted,
+)
+from domain.rulesets.iron_oak.sequence import SIDES, advance, controller, to_act
+from domain.rulesets.iron_oak.state import (
+    CardEffect,
+    FireOrder,
+    IronOakState,
+    SealedOrder,
+    ShipState,
+)
+from domain.rulesets.iron_oak.turn_events import (
+    CardExchanged,
+    CardPlayed,
+    CardsDealt,
+    FireCancelled,
+    FireDeclared,
+    GunfireMarkers,
+    MapEdgeCrossed,
+    OpposingManeuver,
+    OrderCompleted,
+    OrderRevealed,
+    OrdersAssigned,
+    RepairParty,
+    ShieldRepaired,
+    ShipAnchored,
+    ShipCaptured,
+    StatusChecked,
+    StepBegan,
+)
+
+PHASE_OF = {
+    Deal: ("setup", "IO-3.4"),
+    Status: ("status", "IO-3.1"),
+    AssignOrders: ("orders", "IO-3.2"),
+    RevealOrder: ("movement", "IO-3.3.1"),
+    RespondMovement: ("movement", "IO-3.3.1"),
+    DeclareFire: ("gunnery", "IO-3.3.2"),
+    RespondFire: ("gunnery", "IO-3.3.2"),
+    ExchangeCard: ("exchange", "IO-3.4"),
+    EndTurn: ("victory", "IO-3.5"),
+}
+
+
+def decide(
+    state: IronOakState, side: str | None, command: object, dice: DiceSource
+) -> list[DomainEvent]:
+    phase, rule = PHASE_OF[type(command)]  # type: ignore[index]
+    if state.phase != phase:
+        raise WrongPhase(
+            f"{type(command).__name__} belongs to the {phase} step; it is the {state.phase} "
+            f"step of turn {state.turn}",
+            rule=rule,
+        )
+    expected = to_act(state)
+    if side is not None and side not in expected and None not in expected:
+        raise NotYourTurn(f"it is {', '.join(str(s) for s in expected)}'s decision", rule=rule)
+    acting: Side | None = side if side in SIDES else None
+    if acting is None and None not in expected:
+        acting = expected[0]
+    events = _decide(state, acting, command, dice)
+    if _step_done(state, events):
+        events += advance(state, events, evolve)
+    return events
+
+
+def _decide(
+    state: IronOakState, side: Side | None, command: object, dice: DiceSource
+) -> list[DomainEvent]:
+    if isinstance(command, Deal):
+        return [hands.deal(state, command, dice)]
+    if isinstance(command, EndTurn):
+        return victory(state)
+    if side is None:
+        raise NotYourTurn("a side must give this order", rule="IO-3.0")
+    if isinstance(command, Status):
+        return status.decide_status(state, side, command, dice, evolve)
+    if isinstance(command, AssignOrders):
+        return orders.decide_orders(state, side, command)
+    if isinstance(command, RevealOrder):
+        return orders.decide_reveal(state, side, command)
+    if isinstance(command, RespondMovement):
+        return orders.decide_respond(state, side, command, dice, evolve)
+    if isinstance(command, DeclareFire):
+        return fire.decide_declare(state, side, command)
+    if isinstance(command, RespondFire):
+        return fire.decide_respond(state, side, command, dice, evolve)
+    if isinstance(command, ExchangeCard):
+        return list(hands.exchange(state, side, command))
+    raise IllegalCommand(f"unknown order {command!r}")  # pragma: no cover
+
+
+def _step_done(state: IronOakState, events: Sequence[DomainEvent]) -> bool:
+    if any(isinstance(e, GameEnded | StepBegan) for e in events):
+        return False
+    if state.phase == "movement":
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        return after.pending_move is None and not _orders_left(after)
+    if state.phase == "gunnery":
+        declared = [e for e in events if isinstance(e, FireDeclared)]
+        return not declared or not declared[0].fires
+    return True
+
+
+def _orders_left(state: IronOakState) -> bool:
+    side = state.active
+    return any(
+        ship not in state.done
+        and state.ships[ship].afloat
+        and (side is None or controller(state, ship) == side)
+        for ship in state.orders
+    )
+
+
+# --------------------------------------------------------------------------- victory (IO-3.5)
+
+
+def victory_points(state: IronOakState) -> dict[Side, int]:
+    """VP so far (IO-3.5.1, IO-6.2.3I): each enemy ship sunk or captured is worth its card's VP
+    to the other side (a captured ship that later sinks still counts once); a ship that left
+    the map by the scenario's exit scores its ``exit_vp`` for its own side."""
+    vp: dict[Side, int] = {"CSA": 0, "USA": 0}
+    for ship in state.ships.values():
+        enemy: Side = "USA" if ship.side == "CSA" else "CSA"
+        if ship.status == "sunk" or ship.captured_by is not None:
+            vp[enemy] += state.card(ship.id).vp
+        elif ship.status == "exited" and ship.id in state.scenario.victory.exit_vp:
+            vp[ship.side] += state.scenario.victory.exit_vp[ship.id]
+    return vp
+
+
+def in_play(state: IronOakState, side: Side) -> list[ShipState]:
+    """The side's ships still fighting: afloat, not captured, not retiring."""
+    return [
+        s
+        for s in state.ships.values()
+        if s.side == side and s.status == "active" and s.captured_by is None
+    ]
+
+
+def victory(state: IronOakState) -> list[DomainEvent]:
+    """IO-3.5: end the game at the turn limit or when a side has no ship left fighting; the
+    side with more VP wins (equal VP: a draw)."""
+    vp = victory_points(state)
+    gone = [side for side in SIDES if not in_play(state, side)]
+    if state.turn < state.scenario.turn_limit and not gone:
+        return []
+    reason = (
+        f"turn limit {state.scenario.turn_limit} reached"
+        if not gone
+        else f"{' and '.join(gone)} ha{'ve' if len(gone) > 1 else 's'} no ship left fighting"
+    )
+    winner: Side | None = None
+    if vp["CSA"] != vp["USA"]:
+        winner = "CSA" if vp["CSA"] > vp["USA"] else "USA"
+    return [GameEnded(winner=winner, reason=reason, rule="IO-3.5", vp=dict(vp))]
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def evolve(state: IronOakState, event: DomainEvent) -> IronOakState:
+    """Apply one event: rule modules first (each ignores events it does not know)."""
+    state = gunnery.apply(state, event)
+    state = criticals.apply(state, event)
+    state = maneuvers.apply(state, event)
+    return _turn(state, event)
+
+
+def _ship(state: IronOakState, ship: str, **update: object) -> IronOakState:
+    ships = dict(state.ships)
+    ships[ship] = ships[ship].model_copy(update=update)
+    return state.model_copy(update={"ships": ships})
+
+
+def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
+    if isinstance(event, StepBegan):
+        update: dict[str, object] = {
+            "turn": event.turn,
+            "step": event.step,
+            "phase": event.phase,
+            "active": event.side,
+            "done": (),
+            "pending_move": None,
+            "fire_orders": (),
+            "fire_declared": False,
+            "effects": (),
+        }
+        if event.turn != state.turn:
+            update["cards_used"] = ()
+            update["drifted"] = ()
+        if event.phase == "orders":
+            update["orders"] = {
+                ship: card
+                for ship, card in state.orders.items()
+                if ship in state.ships and controller(state, ship) != event.side
+            }
+        if event.phase == "movement":
+            update["rammed"] = tuple(
+                (a, t)
+                for a, t in state.rammed
+                if event.side is not None and controller(state, a) != event.side
+            )
+        return state.model_copy(update=update)
+    if isinstance(event, CardsDealt):
+        return state.model_copy(
+            update={
+                "hands": {side: tuple(cards) for side, cards in event.hands.items()},
+                "deck": hands.deck_after_deal(event),
+                "deck_known": event.known,
+            }
+        )
+    if isinstance(event, RepairParty):
+        return _ship(state, event.unit, repair_party=event.placed)
+    if isinstance(event, StatusChecked):
+        kept = tuple(u for u in state.level5 if _side_of(state, u) != event.side)
+        return state.model_copy(update={"level5": kept + tuple(event.level5)})
+    if isinstance(event, OrdersAssigned):
+        cards = dict(state.orders)
+        for ship, digest in event.seals.items():
+            cards[ship] = SealedOrder(digest=digest, number=event.numbers.get(ship, 0))
+        return state.model_copy(update={"orders": cards})
+    if isinstance(event, OrderRevealed):
+        cards = dict(state.orders)
+        cards[event.ship] = cards[event.ship].model_copy(update={"order": event.order})
+        return state.model_copy(
+            update={"orders": cards, "pending_move": orders.pending_from(event)}
+        )
+    if isinstance(event, CardPlayed):
+        held = dict(state.hands)
+        held[event.side] = hands.remove_one(held.get(event.side, ()), event.card)
+        update = {
+            "hands": held,
+            "discards": (*state.discards, event.card),
+            "cards_used": tuple(sorted({*state.cards_used, event.side})),
+        }
+        if event.use in ("movement", "contact", "hazard", "gunnery", "strike", "drift_check"):
+            effect = CardEffect(
+                card=event.card,
+                unit=event.unit,
+                use=event.use,
+                value=event.value,
+                section=event.section,
+            )
+            update["effects"] = (*state.effects, effect)
+        return state.model_copy(update=update)
+    if isinstance(event, OrderCompleted):
+        return state.model_copy(
+            update={"pending_move": None, "effects": (), "done": (*state.done, event.ship)}
+        )
+    if isinstance(event, ShipAnchored):
+        return _ship(state, event.ship, anchored=event.anchored)
+    if isinstance(event, OpposingManeuver):
+        state = _ship(state, event.target, opposed=True)
+        return state.model_copy(
+            update={"opposed_by": {**state.opposed_by, event.target: event.ship}}
+        )
+    if isinstance(event, MapEdgeCrossed):
+        if not event.success:
+            return state
+        if event.entering:
+            return _ship(state, event.ship, cell=event.cell, edge=None)
+        return _ship(state, event.ship, cell=None, edge=event.edge, status="exited", opposed=False)
+    if isinstance(event, ShieldRepaired):
+        if event.unit in state.ships:
+            shields = dict(state.ships[event.unit].shields)
+            shields[cast(Location, event.location)] = event.shield_after
+            return _ship(state, event.unit, shields=shields)
+        return state
+    if isinstance(event, FireDeclared):
+        fires = tuple(FireOrder.model_validate(f) for f in event.fires)
+        return state.model_copy(update={"fire_orders": fires, "fire_declared": bool(fires)})
+    if isinstance(event, FireCancelled):
+        return state
+    if isinstance(event, ShipCaptured):
+        return _ship(state, event.ship, status="captured", captured_by=event.by, repair_party=False)
+    if isinstance(event, CardExchanged):
+        held = dict(state.hands)
+        kept = hands.remove_one(held.get(event.side, ()), event.discarded)
+        held[event.side] = (*kept, event.drawn) if event.drawn is not None else kept
+        deck = hands.remove_one(state.deck, event.drawn) if event.drawn else state.deck
+        pile = dict(state.exchanged)
+        pile[event.side] = (*pile.get(event.side, ()), event.discarded)
+        return state.model_copy(update={"hands": held, "deck": deck, "exchanged": pile})
+    if isinstance(event, GunfireMarkers):
+        if event.placed:
+            marked = tuple(sorted({*state.gunfire, *event.units}))
+        else:
+            marked = tuple(u for u in state.gunfire if u not in event.units)
+        return state.model_copy(update={"gunfire": marked})
+    if isinstance(event, CrossTAttempted) and not event.success:
+        return state.model_copy(
+            update={"failed_t": (*state.failed_t, (event.ship, event.target, state.turn))}
+        )
+    if isinstance(event, RamResolved | SparResolved):
+        entry = (event.ship, event.target, state.turn)
+        update = {}
+        if entry not in state.ram_log:
+            update["ram_log"] = (*state.ram_log, entry)
+        if (event.ship, event.target) not in state.rammed:
+            update["rammed"] = (*state.rammed, (event.ship, event.target))
+        return state.model_copy(update=update) if update else state
+    if isinstance(event, ShipDrifted):
+        drifter = state.ships[event.ship]
+        group = [event.ship, *drifter.fouled_with, drifter.towing, drifter.towed_by]
+        return state.model_copy(
+            update={"drifted": tuple(sorted({*state.drifted, *(g for g in group if g)}))}
+        )
+    if isinstance(event, UnfoulAttempted):
+        return state.model_copy(update={"first_fouled": (*state.first_fouled, event.ship)})
+    if isinstance(event, GameEnded):
+        return state.model_copy(
+            update={
+                "phase": "over",
+                "active": None,
+                "result": {"winner": event.winner or "", "reason": event.reason},
+            }
+        )
+    return state
+
+
+def _side_of(state: IronOakState, unit: str) -> Side:
+    if unit in state.ships:
+        return state.ships[unit].side
+    return state.sections[unit].side

@@ -1,0 +1,156 @@
+"""Iron & Oak on the Wake ruleset contract (registered as ``iron_oak``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from domain.dice import DiceSource
+from domain.errors import InvalidCommand, ScenarioError
+from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.header import GameHeader
+from domain.read_model import GameView
+from domain.ruleset import Ruleset, RulesetMeta
+from domain.rulesets.iron_oak import bot, rules, view
+from domain.rulesets.iron_oak.commands import IronOakCommand
+from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
+from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
+from domain.rulesets.iron_oak.options import IronOakOptions
+from domain.rulesets.iron_oak.sequence import to_act
+from domain.rulesets.iron_oak.state import IronOakState, initial_state
+from domain.rulesets.iron_oak.summaries import RULE_SUMMARIES
+from domain.rulesets.iron_oak.turn_events import (
+    TURN_EVENTS,
+    CardExchanged,
+    CardsDealt,
+)
+
+_COMMANDS: TypeAdapter[Any] = TypeAdapter(IronOakCommand)
+DATA_PARTS = ("ships", "forts", "cards", "tables")
+HIDDEN = "?"
+
+
+class IronOakRuleset(Ruleset[IronOakState, Any]):
+    """Two sides on a 5×5 grid of boxes; sealed order cards and hidden action-card hands."""
+
+    meta: ClassVar[RulesetMeta] = RulesetMeta(
+        id="iron_oak",
+        name="Iron & Oak",
+        version="1.0",
+        min_sides=2,
+        max_sides=2,
+        board_kind="grid",
+        hidden_information=["order cards until revealed", "action-card hands", "exchanged cards"],
+        rule_prefix="IO",
+        description="ACW ironclads (GMT Games, 2013); seed 000; provisional data (IO-GAPS)",
+    )
+    events: ClassVar[EventRegistry] = IRON_OAK_EVENTS.merged(TURN_EVENTS)
+    rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+
+    def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A bare scenario (bundled cards and tables), or ``{"scenario": {...}, "ships": ...,
+        "forts": ..., "cards": ..., "tables": ...}`` where each data part given replaces the
+        bundled one whole. The result embeds everything, so a game never depends on files."""
+        if "scenario" in data and "data" in data:  # already resolved
+            parts = data["data"]
+            dataset = resolve_data(**{k: parts.get(k) for k in DATA_PARTS})
+            scenario = load_scenario(data["scenario"], dataset)
+        else:
+            wrapped = "scenario" in data
+            unknown = set(data) - {"scenario", *DATA_PARTS} if wrapped else set()
+            if unknown:
+                raise ScenarioError(f"unknown Iron & Oak scenario key(s): {sorted(unknown)}")
+            dataset = resolve_data(**{k: data.get(k) for k in DATA_PARTS} if wrapped else {})
+            scenario = load_scenario(data["scenario"] if wrapped else data, dataset)
+        return {
+            "id": scenario.id,
+            "scenario": scenario.model_dump(mode="json"),
+            "data": dataset.model_dump(mode="json"),
+        }
+
+    def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return IronOakOptions.model_validate(dict(data)).model_dump(mode="json")
+        except ValidationError as exc:
+            raise ScenarioError(f"invalid Iron & Oak option: {exc}") from exc
+
+    def sides(self, scenario: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [("CSA", "Confederacy"), ("USA", "Union")]
+
+    def initial_state(self, header: GameHeader) -> IronOakState:
+        resolved = self.resolve_scenario(header.scenario)
+        dataset = DataSet.model_validate(resolved["data"])
+        scenario = load_scenario(resolved["scenario"], dataset)
+        state = initial_state(scenario, dataset)
+        seed = header.dice.seed
+        return state.model_copy(
+            update={
+                "options": IronOakOptions.model_validate(header.options),
+                "salt_base": str(seed) if seed is not None else header.game_id,
+                "physical_dice": header.dice.mode == "physical",
+            }
+        )
+
+    def parse_command(self, data: Mapping[str, Any]) -> Any:
+        try:
+            return _COMMANDS.validate_python(dict(data))
+        except ValidationError as exc:
+            kinds = (
+                "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, "
+                "respond_fire, exchange_card, end_turn"
+            )
+            raise InvalidCommand(f"not an Iron & Oak order ({kinds}): {exc}") from exc
+
+    def decide(
+        self, state: IronOakState, side: str | None, command: Any, dice: DiceSource
+    ) -> list[DomainEvent]:
+        return rules.decide(state, side, command, dice)
+
+    def evolve(self, state: IronOakState, event: DomainEvent) -> IronOakState:
+        return rules.evolve(state, event)
+
+    def to_act(self, state: IronOakState) -> list[str | None]:
+        return list(to_act(state))
+
+    def legal_commands(self, state: IronOakState, side: str | None) -> list[Any]:
+        return bot.legal_commands(state, side)
+
+    def bot_command(self, state: IronOakState, side: str | None) -> Any:
+        return bot.bot_command(state, side)
+
+    def read_model(self, state: IronOakState) -> GameView:
+        return view.read_model(state)
+
+    def describe(self, event: DomainEvent) -> str:
+        return view.describe(event)
+
+    def dump_state(self, state: IronOakState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load_state(self, data: Mapping[str, Any]) -> IronOakState:
+        return IronOakState.model_validate(dict(data))
+
+    def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
+        """Hands, the deck order and exchanged cards are hidden from the other side (IO-3.4);
+        order cards are sealed commitments until revealed (IO-3.2)."""
+        if viewer is None:
+            return event
+        if isinstance(event, CardsDealt):
+            hands = {
+                side: (cards if side == viewer else [HIDDEN] * len(cards))
+                for side, cards in event.hands.items()
+            }
+            return event.model_copy(update={"hands": hands, "faces": []})
+        if isinstance(event, CardExchanged) and event.side != viewer:
+            return event.model_copy(
+                update={"discarded": HIDDEN, "drawn": HIDDEN if event.drawn else None}
+            )
+        if isinstance(event, CommandIssued) and event.side != viewer:
+            kind = event.command.get("type")
+            if kind == "exchange_card" or (kind == "deal" and event.command.get("hands")):
+                return event.model_copy(update={"command": {"type": kind, "sealed": True}})
+            if kind == "declare_fire" or kind == "respond_fire" or kind == "respond_movement":
+                return event  # cards played are public once played
+        return event

@@ -1,0 +1,126 @@
+"""The Iron & Oak Status Phase of one side (IO-3.1): repair, fire, smoke, repair parties.
+
+Order (IO-3.0 step 1): a) withdraw repair parties, and each remaining party attempts one
+repairable critical (IO-3.1.1); b) fire: level-5 fires first, then the others; a level-5 fire
+that has not dropped since the side's previous Status Phase explodes (IO-3.1, IO-3.1.2);
+c) the smoke-removal check (IO-GAPS 10: the table's removal die against its target number; a
+success lightens the marker one step, heavy to light, light to none); d) new repair parties
+(IO-3.1.1). Fort sections check their fires too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.chance import target_roll
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand
+from domain.events import DomainEvent
+from domain.rulesets.iron_oak import criticals
+from domain.rulesets.iron_oak.commands import Status
+from domain.rulesets.iron_oak.criticals import CriticalOptions
+from domain.rulesets.iron_oak.data import Side
+from domain.rulesets.iron_oak.events import SmokeChanged
+from domain.rulesets.iron_oak.sequence import controller
+from domain.rulesets.iron_oak.state import IronOakState
+from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked
+
+Fold = Callable[[IronOakState, DomainEvent], IronOakState]
+
+
+def critical_options(state: IronOakState) -> CriticalOptions:
+    o = state.options
+    return CriticalOptions(
+        explosion_fire_level=o.explosion_fire_level,
+        crew_loss_bands=o.crew_loss_bands,
+        engine_damaged_response=o.engine_damaged_response,
+        smokestack_response=o.smokestack_response,
+    )
+
+
+def _own_ship(state: IronOakState, side: Side, unit: str, rule: str) -> None:
+    if unit not in state.ships:
+        raise InvalidCommand(f"no ship {unit!r}", rule=rule)
+    if controller(state, unit) != side:
+        raise IllegalCommand(f"{unit} is not a {side} ship", rule=rule)
+
+
+def decide_status(
+    state: IronOakState, side: Side, command: Status, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    events: list[DomainEvent] = []
+    scratch = state
+
+    def emit(new: list[DomainEvent]) -> None:
+        nonlocal scratch
+        for event in new:
+            scratch = fold(scratch, event)
+            events.append(event)
+
+    for unit in command.withdraw:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if not state.ships[unit].repair_party:
+            raise IllegalCommand(f"{unit} has no repair party to withdraw", rule="IO-3.1.1")
+    for unit in command.repair:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if not state.ships[unit].repair_party or unit in command.withdraw:
+            raise IllegalCommand(f"{unit} has no repair party to repair with", rule="IO-3.1.1")
+    for unit in command.place:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if unit not in command.withdraw:
+            criticals.check_repair_party(state, unit)
+    # a) withdrawals, then each remaining party's repair attempt
+    emit([RepairParty(unit=u, placed=False) for u in command.withdraw])
+    for ship in list(scratch.ships.values()):
+        if ship.repair_party and ship.afloat and controller(scratch, ship.id) == side:
+            wanted = command.repair.get(ship.id)
+            if wanted is None and criticals.repair_target(scratch, ship.id) is None:
+                continue
+            emit(criticals.repair_attempt(scratch, ship.id, dice, wanted))
+    # b) fires, level 5 first (IO-3.1)
+    opts = critical_options(state)
+    units = [s.id for s in scratch.ships.values() if s.afloat and controller(scratch, s.id) == side]
+    units += [u.id for u in scratch.sections.values() if u.side == side and not u.destroyed]
+    burning = [u for u in units if _fire(scratch, u) > 0]
+    burning.sort(key=lambda u: 0 if _fire(scratch, u) == 5 else 1)
+    for unit in burning:
+        if _fire(scratch, unit) > 0 and _afloat(scratch, unit):
+            emit(criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts))
+    # c) smoke removal
+    smoke = scratch.data.tables.smoke
+    for ship in list(scratch.ships.values()):
+        if ship.smoke == "none" or not ship.afloat or controller(scratch, ship.id) != side:
+            continue
+        roll = target_roll(
+            dice,
+            expression=smoke.removal_die,
+            target=smoke.removal_target,
+            side=side,
+            purpose="smoke removal",
+            rule="IO-3.1.2",
+            subject=ship.id,
+        )
+        emit([roll])
+        if roll.success:
+            lighter = "light" if ship.smoke == "heavy" else "none"
+            emit([SmokeChanged(ship=ship.id, smoke=lighter)])
+    # d) new repair parties
+    for unit in command.place:
+        if scratch.ships[unit].afloat:
+            criticals.check_repair_party(scratch, unit)
+            emit([RepairParty(unit=unit, placed=True)])
+    level5 = [u for u in units if _afloat(scratch, u) and _fire(scratch, u) == 5]
+    emit([StatusChecked(side=side, level5=level5)])
+    return events
+
+
+def _fire(state: IronOakState, unit: str) -> int:
+    if unit in state.ships:
+        return state.ships[unit].fire
+    return state.sections[unit].fire
+
+
+def _afloat(state: IronOakState, unit: str) -> bool:
+    if unit in state.ships:
+        return state.ships[unit].afloat
+    return not state.sections[unit].destroyed
