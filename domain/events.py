@@ -162,4 +162,6 @@ def dice_end(event: DomainEvent) -> int | None:
     if isinstance(event, DiceRolled):
         used = len(event.roll.faces) + (len(event.opposed_by.faces) if event.opposed_by else 0)
         return event.first_die + used
-    return None
+    # other chance events (a card shuffle) say where their dice ended
+    end = getattr(event, "next_die", None)
+    return end if isinstance(end, int) else None

@@ -625,6 +625,7 @@ SAMPLES: list[tuple[DomainEvent, str]] = [
         te.OrderCompleted(ship="monitor"),
         "monitor's order is carried out",
     ),
+    (te.EscapeAttempted(ship="monitor", success=True), "monitor escapes the T"),
     (
         te.OrdersAssigned(side="USA", seals={"a": "1", "b": "2", "c": "3"}),
         "USA puts order cards on 3 ships (sealed)",

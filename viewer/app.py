@@ -303,7 +303,9 @@ def _highlight(tl: Timeline, event: int) -> Highlight:
             )
     info = tl.info(event)
     payload = tl.facts[event - 1].payload
-    attacker = payload.get("attacker") or payload.get("subject")
+    attacker = next(
+        (payload[k] for k in ("attacker", "firer", "ship", "subject") if payload.get(k)), None
+    )
     target = payload.get("target")
     attacks = (
         ((str(attacker), str(target)),)

@@ -283,8 +283,8 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
             zeroline=False,
             title_text="column",
         )
-        fig.update_yaxes(
-            range=[0, rows],
+        fig.update_yaxes(  # row 0 at the top, as grid maps are printed (IO: row 0 = N edge)
+            range=[rows, -0.25],  # a little headroom for the labels of the top row
             tickvals=[r + 0.5 for r in range(rows)],
             ticktext=[str(r) for r in range(rows)],
             showgrid=False,
@@ -355,7 +355,7 @@ def _cells_trace(fig: go.Figure, view: GameView) -> None:
         if cell.label:
             fig.add_annotation(
                 x=cell.cell[0] + 0.03,
-                y=cell.cell[1] + 0.97,
+                y=cell.cell[1] + 0.03,  # row 0 is at the top: small y is the box's top edge
                 xref="x",
                 yref="y",
                 text=_esc(cell.label),

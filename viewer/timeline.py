@@ -22,7 +22,7 @@ from domain.header import GameHeader
 from domain.read_model import GameView
 
 CHECKPOINT_EVERY = 100
-UNIT_FIELDS = ("unit", "attacker", "target", "subject")
+UNIT_FIELDS = ("unit", "attacker", "firer", "ship", "target", "subject")
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class Timeline:
                     if s is not None and s in luck and d:
                         luck[s] += d
                         self.luck.add(self.side_names.get(s, s), fact.seq, float(luck[s]))
-                if "critical" in event.outcome:
+                if "critical" in event.outcome or event.purpose == "critical":
                     self.swings.append(Swing(fact.seq, "critical", text))
                 if event.success is not None:
                     rolls.append((Fraction(event.p_outcome), event.success, fact.seq, text))

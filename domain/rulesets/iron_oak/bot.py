@@ -14,7 +14,6 @@ bot finds its own cards again at reveal time by opening the seal with each order
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from domain.errors import WakeError
@@ -34,13 +33,15 @@ from domain.rulesets.iron_oak.commands import (
     Status,
 )
 from domain.rulesets.iron_oak.criticals import check_repair_party, repair_target
-from domain.rulesets.iron_oak.data import Side
+from domain.rulesets.iron_oak.data import Edge, Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
     MOVES,
     bot_salt,
     check_order,
+    edge_cell,
     order_content,
+    paths,
 )
 from domain.rulesets.iron_oak.sequence import (
     controller,
@@ -192,24 +193,13 @@ def _goal(state: IronOakState, ship: str) -> Cell | None:
     assert s.cell is not None
     side = controller(state, ship)
     if ship in state.scenario.victory.exit_vp:
-        return _edge_cell(state, s.cell, state.scenario.exit[s.side])
+        return edge_cell(state, s.cell, state.scenario.exit[s.side])
     targets = [state.ships[e].cell for e in _enemies(state, side)]
     targets += [u.cell for u in state.sections.values() if u.side != side and not u.destroyed]
     cells = [c for c in targets if c is not None]
     if not cells:
         return None
     return min(cells, key=lambda c: (_distance(s.cell, c), c))  # type: ignore[arg-type]
-
-
-def _edge_cell(state: IronOakState, cell: Cell, edge: str) -> Cell:
-    grid = state.scenario.grid
-    col, row = cell
-    return {
-        "N": (col, 0),
-        "S": (col, grid.rows - 1),
-        "W": (0, row),
-        "E": (grid.columns - 1, row),
-    }[edge]
 
 
 def _orders(state: IronOakState, side: Side) -> AssignOrders:
@@ -279,7 +269,7 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
         assert s.edge is not None
         grid = state.scenario.grid
         cells = [(c, r) for c in range(grid.columns) for r in range(grid.rows)]
-        edge_cells = [c for c in cells if _edge_cell(state, c, s.edge) == c]
+        edge_cells = [c for c in cells if edge_cell(state, c, s.edge) == c]
         enemy = _enemies(state, side)
         goal = state.ships[enemy[0]].cell if enemy else None
         edge_cells.sort(
@@ -294,36 +284,22 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
     edge = _retire_target(state, ship)
     if edge is not None or (goal is not None and ship in state.scenario.victory.exit_vp):
         out.append({"path": [s.cell], "exit": True})
-    paths = _paths(state, s.cell, maneuver)
+    found = paths(state, s.cell, maneuver)
     if edge is not None:
-        goal = _edge_cell(state, s.cell, edge)
+        goal = edge_cell(state, s.cell, edge)
     if goal is not None:
-        paths.sort(key=lambda p: (_distance(p[-1], goal), _hazard(state, ship, p[-1]), p))
-    out += [{"path": p} for p in paths]
+        found.sort(key=lambda p: (_distance(p[-1], goal), _hazard(state, ship, p[-1]), p))
+    out += [{"path": p} for p in found]
     return out
 
 
-def _retire_target(state: IronOakState, ship: str) -> str | None:
+def _retire_target(state: IronOakState, ship: str) -> Edge | None:
     s = state.ships[ship]
     if s.status == "captured" and s.captured_by is not None:
         return state.scenario.entry[s.captured_by]
     if s.status == "retiring":
         return state.scenario.entry[s.side]
     return None
-
-
-def _paths(state: IronOakState, start: Cell, steps: int) -> list[list[Cell]]:
-    grid = state.scenario.grid
-    moves = [(dc, dr) for dc, dr in product((-1, 0, 1), repeat=2) if (dc, dr) != (0, 0)]
-    paths: list[list[Cell]] = [[start]]
-    for _ in range(steps):
-        paths = [
-            [*p, (p[-1][0] + dc, p[-1][1] + dr)]
-            for p in paths
-            for dc, dr in moves
-            if 0 <= p[-1][0] + dc < grid.columns and 0 <= p[-1][1] + dr < grid.rows
-        ]
-    return paths
 
 
 def _hazard(state: IronOakState, ship: str, cell: Cell) -> int:

@@ -18,6 +18,7 @@ from domain.events import DomainEvent
 from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.commands import DeclareFire, RespondFire
 from domain.rulesets.iron_oak.data import Side
+from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.movement import heavily_damaged
@@ -157,7 +158,13 @@ def resolve_all(
             e.unit == fire.firer and e.use == "strike" and e.section in (None, fire.section)
             for e in state.effects
         )
-        if strike and fire.target in scratch.ships:
+        damaged = any(  # hull hits or shield damage
+            isinstance(e, GunneryResolved)
+            and e.firer == fire.firer
+            and (e.hits > 0 or e.shield_after < e.shield_before)
+            for e in new
+        )
+        if strike and damaged and fire.target in scratch.ships:
             captured = _strike(scratch, fire.target, controller(scratch, fire.firer))
             if captured is not None:
                 scratch = fold(scratch, captured)

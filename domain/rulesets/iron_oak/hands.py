@@ -30,9 +30,10 @@ def full_deck(state: IronOakState) -> list[str]:
     return [card.id for card in state.data.cards.cards for _ in range(card.count)]
 
 
-def deal(state: IronOakState, command: Deal, dice: DiceSource) -> CardsDealt:
+def deal(state: IronOakState, side: Side | None, command: Deal, dice: DiceSource) -> CardsDealt:
     """Shuffle and deal ``initial_hand`` cards to each side, first player first (IO-3.4); or
-    take the hands dealt with physical cards."""
+    take the hands dealt with physical cards, or set by the umpire (no side) for a prepared
+    situation. A side may never choose the hands of a computer-dealt game."""
     size = state.data.tables.initial_hand
     deck = full_deck(state)
     if len(deck) < 2 * size:
@@ -42,17 +43,23 @@ def deal(state: IronOakState, command: Deal, dice: DiceSource) -> CardsDealt:
         )
     if command.hands is None:
         order, faces = shuffle(deck, dice)
+        end = dice.position
         first = state.scenario.first_player
         second: Side = "USA" if first == "CSA" else "CSA"
         hands = {first: list(order[:size]), second: list(order[size : 2 * size])}
-        return CardsDealt(faces=list(faces), deck=deck, hands=hands)
+        return CardsDealt(faces=list(faces), deck=deck, hands=hands, next_die=end)
+    if side is not None and not state.physical_dice:
+        raise IllegalCommand(
+            "the hands are dealt from the shuffled deck; naming them is for physical cards",
+            rule="IO-3.4",
+        )
     if set(command.hands) != set(SIDES):
         raise InvalidCommand("the dealt hands must name CSA and USA", rule="IO-3.4")
     dealt: Counter[str] = Counter()
-    for side, cards in command.hands.items():
+    for who, cards in command.hands.items():
         if len(cards) != size:
             raise IllegalCommand(
-                f"{side} must be dealt {size} cards, not {len(cards)}", rule="IO-3.4"
+                f"{who} must be dealt {size} cards, not {len(cards)}", rule="IO-3.4"
             )
         dealt.update(cards)
     missing = dealt - Counter(deck)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from domain.chance import opposed_roll, table_roll
 from domain.dice import DiceSource
-from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals, maneuvers, movement
 from domain.rulesets.iron_oak.commands import (
@@ -40,6 +40,7 @@ from domain.rulesets.iron_oak.state import Cell, IronOakState, PendingMove
 from domain.rulesets.iron_oak.status import critical_options
 from domain.rulesets.iron_oak.turn_events import (
     DriftCheck,
+    EscapeAttempted,
     MapEdgeCrossed,
     OpposingManeuver,
     OrderCompleted,
@@ -167,6 +168,12 @@ def check_reveal(state: IronOakState, side: Side, command: RevealOrder) -> None:
             rule="IO-3.2",
         )
     if command.drift:
+        if command.order != "drift" and order_possible(state, ship, command.order):
+            raise IllegalCommand(
+                f"{ship}'s {command.order} order can be carried out; only an order that cannot "
+                "be carried out makes the ship drift instead",
+                rule="IO-4.0",
+            )
         return
     check_order(state, command)
 
@@ -177,13 +184,17 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
     s = state.ships[ship]
     dwf = state.options.drift_when_fouled_with
     edge = _retire_edge(state, ship)
-    if edge is not None and order not in ("maneuver_1", "drift"):
+    if edge is not None and order not in ("maneuver_1", "drift", "refloat", "weigh", "unfoul"):
         raise IllegalCommand(
             f"{ship} is {s.status} and moves one GB a turn towards the {edge} edge (Maneuver 1)",
             rule="IO-6.2.3H",
         )
     if command.attach is not None:
-        maneuvers.attach_tow(state, ship, command.attach)
+        from domain.rulesets.iron_oak.rules import evolve
+
+        for event in maneuvers.attach_tow(state, ship, command.attach):
+            state = evolve(state, event)  # the tow is attached before the move (IO-5.3)
+        s = state.ships[ship]
     if s.towed_by is not None and order in ("maneuver_1", "maneuver_2"):
         raise IllegalCommand(f"{ship} is towed by {s.towed_by} and moves with it", rule="IO-5.3")
     if order == "anchor":
@@ -221,6 +232,79 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
         )
     else:
         _check_move(state, command, edge)
+
+
+def edge_cell(state: IronOakState, cell: Cell, edge: Edge) -> Cell:
+    """The box on ``edge`` in the same column or row as ``cell``."""
+    grid = state.scenario.grid
+    col, row = cell
+    return {
+        "N": (col, 0),
+        "S": (col, grid.rows - 1),
+        "W": (0, row),
+        "E": (grid.columns - 1, row),
+    }[edge]
+
+
+def paths(state: IronOakState, start: Cell, steps: int) -> list[list[Cell]]:
+    """Every path of ``steps`` king's-move steps from ``start`` inside the grid."""
+    grid = state.scenario.grid
+    moves = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc, dr) != (0, 0)]
+    found: list[list[Cell]] = [[start]]
+    for _ in range(steps):
+        found = [
+            [*p, (p[-1][0] + dc, p[-1][1] + dr)]
+            for p in found
+            for dc, dr in moves
+            if 0 <= p[-1][0] + dc < grid.columns and 0 <= p[-1][1] + dr < grid.rows
+        ]
+    return found
+
+
+def candidate_details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]:
+    """Every way of stating ``order`` for ``ship`` (paths, targets, T sides, attacks), legal
+    or not; :func:`order_possible` and the bot filter them with :func:`check_order`."""
+    s = state.ships[ship]
+    side = controller(state, ship)
+    if order in ("anchor", "weigh", "refloat", "unfoul", "drift"):
+        return [{}]
+    if order in ("ram", "cross_t", "opposing"):
+        targets = sorted(
+            t.id
+            for t in state.ships.values()
+            if t.afloat
+            and t.cell is not None
+            and t.cell == s.cell
+            and controller(state, t.id) != side
+        )
+        if order == "ram":
+            attacks = (["spar", "ram"], ["ram"], ["spar"])
+            return [{"target": t, "attacks": a} for t in targets for a in attacks]
+        if order == "cross_t":
+            return [{"target": t, "kind": k} for t in targets for k in ("bow_on", "stern_on")]
+        return [{"target": t} for t in targets]
+    grid = state.scenario.grid
+    if s.cell is None:
+        assert s.edge is not None
+        cells = [(c, r) for c in range(grid.columns) for r in range(grid.rows)]
+        return [{"path": [c]} for c in cells if edge_cell(state, c, s.edge) == c]
+    maneuver = MOVES.index(order)
+    if maneuver == 0:
+        return [{"path": [s.cell]}]
+    out: list[dict[str, Any]] = [{"path": [s.cell], "exit": True}] if maneuver == 1 else []
+    return out + [{"path": p} for p in paths(state, s.cell, maneuver)]
+
+
+def order_possible(state: IronOakState, ship: str, order: str) -> bool:
+    """Can ``order`` be carried out in any of its forms (IO-4.0)?"""
+    for details in candidate_details(state, ship, order):
+        command = RevealOrder(ship=ship, order=order, salt="", **details)
+        try:
+            check_order(state, command)
+        except WakeError:
+            continue
+        return True
+    return False
 
 
 def _check_move(state: IronOakState, command: RevealOrder, edge: Edge | None) -> None:
@@ -448,7 +532,30 @@ def carry_out(
         return events + _cross_edge(scratch, ship, s.cell, False, dice)
     maneuver = cast(movement.Maneuver, MOVES.index(kind))
     new = movement.resolve_move(scratch, ship, list(order.path), maneuver, dice, dwf)
+    if maneuver == 0 and any(ship in (p.ship, p.other) for p in scratch.pairs):
+        new += _escape_t(_fold_all(scratch, new, fold), ship, dice)
     return events + new
+
+
+def _escape_t(state: IronOakState, ship: str, dice: DiceSource) -> list[DomainEvent]:
+    """IO-5.1.4, IO-5.5.3: Maneuver 0 under a crossed T is an escape attempt (simply staying
+    needs no roll): the Movement Chart dice against the Maneuver 0 opposition dice."""
+    s = state.ships[ship]
+    if not s.afloat or s.cell is None:
+        return []
+    roll = opposed_roll(
+        dice,
+        actor=state.card(ship).movement_dice(s.hits),
+        opponent=state.data.tables.movement_opposition.maneuver_0,
+        side=s.side,
+        opponent_side=other(s.side),
+        purpose="escape the T",
+        rule="IO-5.5.3",
+        subject=ship,
+        actor_modifiers=movement.move_modifiers(state, ship, [s.cell]),
+        floor=1,
+    )
+    return [roll, EscapeAttempted(ship=ship, success=bool(roll.success))]
 
 
 def _fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:

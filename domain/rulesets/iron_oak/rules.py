@@ -28,8 +28,10 @@ from domain.rulesets.iron_oak.commands import (
 from domain.rulesets.iron_oak.data import Location, Side
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
+    RamAftermath,
     RamResolved,
     ShipDrifted,
+    ShipMoved,
     SparResolved,
     UnfoulAttempted,
 )
@@ -45,6 +47,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CardExchanged,
     CardPlayed,
     CardsDealt,
+    EscapeAttempted,
     FireCancelled,
     FireDeclared,
     GunfireMarkers,
@@ -100,7 +103,7 @@ def _decide(
     state: IronOakState, side: Side | None, command: object, dice: DiceSource
 ) -> list[DomainEvent]:
     if isinstance(command, Deal):
-        return [hands.deal(state, command, dice)]
+        return [hands.deal(state, side, command, dice)]
     if isinstance(command, EndTurn):
         return victory(state)
     if side is None:
@@ -229,6 +232,13 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
                 for ship, card in state.orders.items()
                 if ship in state.ships and controller(state, ship) != event.side
             }
+        if event.phase == "exchange" and event.side is not None:
+            # IO-5.6.5: the attacker is Bow-on to its target for the next gunnery segment only
+            ended = {(a, t) for a, t in state.aftermath if controller(state, a) == event.side}
+            update["aftermath"] = tuple(p for p in state.aftermath if p not in ended)
+            update["pairs"] = tuple(
+                p for p in state.pairs if (p.ship, p.other) not in ended or p.kind != "bow_on"
+            )
         if event.phase == "movement":
             update["rammed"] = tuple(
                 (a, t)
@@ -247,7 +257,7 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
     if isinstance(event, RepairParty):
         return _ship(state, event.unit, repair_party=event.placed)
     if isinstance(event, StatusChecked):
-        kept = tuple(u for u in state.level5 if _side_of(state, u) != event.side)
+        kept = tuple(u for u in state.level5 if controller(state, u) != event.side)
         return state.model_copy(update={"level5": kept + tuple(event.level5)})
     if isinstance(event, OrdersAssigned):
         cards = dict(state.orders)
@@ -292,6 +302,7 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
     if isinstance(event, MapEdgeCrossed):
         if not event.success:
             return state
+        state = _escape(state, event.ship)
         if event.entering:
             return _ship(state, event.ship, cell=event.cell, edge=None)
         return _ship(state, event.ship, cell=None, edge=event.edge, status="exited", opposed=False)
@@ -334,7 +345,17 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
         if (event.ship, event.target) not in state.rammed:
             update["rammed"] = (*state.rammed, (event.ship, event.target))
         return state.model_copy(update=update) if update else state
+    if isinstance(event, RamAftermath):
+        return state.model_copy(
+            update={"aftermath": (*state.aftermath, (event.ship, event.target))}
+        )
+    if isinstance(event, ShipMoved) and event.success and len(event.path) > 1:
+        return _escape(state, event.ship)  # moved to another GB
+    if isinstance(event, EscapeAttempted) and event.success:
+        return _escape(state, event.ship)
     if isinstance(event, ShipDrifted):
+        if event.result != "stay":
+            state = _escape(state, event.ship)
         drifter = state.ships[event.ship]
         group = [event.ship, *drifter.fouled_with, drifter.towing, drifter.towed_by]
         return state.model_copy(
@@ -353,7 +374,9 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
     return state
 
 
-def _side_of(state: IronOakState, unit: str) -> Side:
-    if unit in state.ships:
-        return state.ships[unit].side
-    return state.sections[unit].side
+def _escape(state: IronOakState, ship: str) -> IronOakState:
+    """IO-5.5.3: when either ship moves (to the same or another GB) a crossed T ends."""
+    kept = tuple(p for p in state.pairs if ship not in (p.ship, p.other))
+    if len(kept) == len(state.pairs):
+        return state
+    return state.model_copy(update={"pairs": kept})

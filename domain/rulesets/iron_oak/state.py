@@ -185,6 +185,7 @@ class IronOakState(_State):
     ram_log: tuple[tuple[str, str, int], ...] = ()
     failed_t: tuple[tuple[str, str, int], ...] = ()
     drifted: tuple[str, ...] = ()  # IO-5.2: ships that drifted (with their group) this turn
+    aftermath: tuple[tuple[str, str], ...] = ()  # IO-5.6.5: Bow-on pairs left by a ram/spar
     level5: tuple[str, ...] = ()  # units whose fire stood at level 5 after their Status Phase
     first_fouled: tuple[str, ...] = ()  # ships whose first fouled Order Phase has passed (IO-4.4)
     gunfire: tuple[str, ...] = ()  # IO-6.2.4: units with a Gunfire marker (night)

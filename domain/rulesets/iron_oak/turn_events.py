@@ -45,6 +45,7 @@ class CardsDealt(DomainEvent):
     deck: list[str] = Field(default_factory=list)  # the deck before the shuffle
     hands: dict[Side, list[str]]
     known: bool = True  # False: physical cards; later draws name their card
+    next_die: int | None = None  # the game's dice position after the shuffle's draws
 
 
 class RepairParty(DomainEvent):
@@ -105,6 +106,17 @@ class OrderCompleted(DomainEvent):
     RULE: ClassVar[str] = "IO-3.3.1"
     AUTOMATIC: ClassVar[bool] = True
     ship: str
+
+
+class EscapeAttempted(DomainEvent):
+    """IO-5.1.4 / IO-5.5.3: a ship under a crossed T (either ship of the pair) takes Maneuver 0
+    to escape: its Movement Chart dice against the Maneuver 0 opposition dice."""
+
+    TOPIC: ClassVar[str] = "iron_oak.EscapeAttempted/1"
+    RULE: ClassVar[str] = "IO-5.5.3"
+    AUTOMATIC: ClassVar[bool] = True
+    ship: str
+    success: bool
 
 
 class CardPlayed(DomainEvent):
@@ -229,6 +241,7 @@ TURN_EVENTS = EventRegistry(
         RepairParty,
         StatusChecked,
         OrderCompleted,
+        EscapeAttempted,
         OrdersAssigned,
         OrderRevealed,
         CardPlayed,

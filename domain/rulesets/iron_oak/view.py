@@ -62,6 +62,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CardPlayed,
     CardsDealt,
     DriftCheck,
+    EscapeAttempted,
     FireCancelled,
     FireDeclared,
     GunfireMarkers,
@@ -635,6 +636,8 @@ def _describe_turn(event: DomainEvent) -> str | None:
         return _describe_reveal(event)
     if isinstance(event, OrderCompleted):
         return f"{event.ship}'s order is carried out"
+    if isinstance(event, EscapeAttempted):
+        return f"{event.ship} {'escapes' if event.success else 'fails to escape'} the T"
     if isinstance(event, CardPlayed):
         return _describe_card(event)
     if isinstance(event, ShipAnchored):
