@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed
 WAKE := $(BIN)/wake
 MORZE := fixtures/scenarios/morze
 GAMES := fixtures/games/morze
+IO := fixtures/scenarios/iron_oak
+IO_GAMES := fixtures/games/iron_oak
 
 .PHONY: install demo test browser lint bench fixtures verify-fixtures clean
 
@@ -43,7 +45,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 verify-fixtures: $(STAMP)
-	$(WAKE) verify --strict $(GAMES)/*.wake.json
+	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json
 
 ## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
 fixtures: $(STAMP)
@@ -61,6 +63,20 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000005 -o $(GAMES)/narvik_destroyers-physical.wake.json
 	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 2 \
 	  --game-id 00000000-0000-4000-8000-000000000006 -o $(GAMES)/denmark_strait-draw.wake.json
+	mkdir -p $(IO_GAMES)
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 6 \
+	  --game-id 00000000-0000-4000-8000-000000000101 -o $(IO_GAMES)/hampton_roads-magazine.wake.json
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 2 \
+	  --game-id 00000000-0000-4000-8000-000000000102 -o $(IO_GAMES)/mobile_bay-fire5-capture.wake.json
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 10 \
+	  --game-id 00000000-0000-4000-8000-000000000103 -o $(IO_GAMES)/mobile_bay-fort-magazine.wake.json
+	$(WAKE) record iron_oak $(IO)/wassaw_sound.json --seed 3 \
+	  --game-id 00000000-0000-4000-8000-000000000104 -o $(IO_GAMES)/wassaw_sound-night-spar.wake.json
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 3 --option mode=alternating \
+	  --game-id 00000000-0000-4000-8000-000000000105 -o $(IO_GAMES)/hampton_roads-alternating.wake.json
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
+	  --dice-sheet fixtures/dice/hampton_roads_iron_oak.txt \
+	  --game-id 00000000-0000-4000-8000-000000000106 -o $(IO_GAMES)/hampton_roads-physical.wake.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.engine import replay
 from domain.errors import RecordError
 from domain.record import read_record, read_record_file, verify_record
 from tests.helpers import RECORDS
@@ -30,6 +31,42 @@ def test_the_corpus_covers_the_required_games() -> None:
         turns = max(e.payload.get("turn", 0) for e in r.events if e.topic == "morze.TurnEnded/1")
         big.append(per_side >= 20 and turns >= 10)
     assert any(big)
+
+
+def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
+    """Issue 4: >= 5 Iron & Oak games across the three scenarios, one with physical dice, one in
+    alternating mode (IO-9.3), reaching a sinking (IO-6.2.3J), a ram (IO-5.6.3), a critical
+    chain (a level-5 fire, IO-3.1.2, or a Magazine, IO-6.3.11) and a grounding (IO-5.4.1)."""
+    records = [read_record_file(p, strict=True) for p in RECORDS]
+    io = [r for r in records if r.header.ruleset.id == "iron_oak"]
+    assert len(io) >= 5
+    assert {r.header.scenario_id for r in io} == {
+        "hampton_roads",
+        "mobile_bay_gauntlet",
+        "wassaw_sound",
+    }
+    assert any(r.header.dice.mode == "physical" for r in io)
+    assert any(r.header.options.get("mode") == "alternating" for r in io)
+    seen: set[str] = set()
+    for r in io:
+        for e in r.events:
+            p = e.payload
+            if e.topic == "iron_oak.RamResolved/1":
+                seen.add("ram")
+            if e.topic == "iron_oak.FireChanged/1" and p["after"] == 5:
+                seen.add("chain")
+            if e.topic == "iron_oak.CriticalApplied/1" and (
+                p["name"] == "magazine" or p.get("fire") == 5
+            ):
+                seen.add("chain")
+            if e.topic == "iron_oak.HazardChecked/1" and p["effect"] == "aground":
+                seen.add("grounding")
+            if e.topic == "iron_oak.ShipDrifted/1" and p["result"] == "aground":
+                seen.add("grounding")
+        final = replay(r.header, r.events).rules
+        if any(s.status == "sunk" for s in final.ships.values()):
+            seen.add("sinking")
+    assert seen == {"ram", "chain", "grounding", "sinking"}
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])

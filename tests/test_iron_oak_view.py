@@ -22,6 +22,7 @@ from domain.events import (
     RollRecord,
 )
 from domain.read_model import CellView, GameView, UnitView
+from domain.ruleset import get_ruleset
 from domain.rulesets.iron_oak import events as ev
 from domain.rulesets.iron_oak import turn_events as te
 from domain.rulesets.iron_oak.data import BUNDLED_SCENARIOS, bundled_scenario, resolve_data
@@ -412,11 +413,23 @@ def test_hidden_hands_are_counted_never_named() -> None:
         assert hidden not in text
 
 
-def test_describe_never_names_hidden_cards() -> None:
-    """IO-3.4: the deal, the exchange and the orders that make them name no card in the log."""
-    lines = [
-        describe(te.CardsDealt(hands={"CSA": list(HIDDEN_CARDS[:2]), "USA": ["well_aimed", "x"]})),
-        describe(te.CardExchanged(side="USA", discarded="full_steam", drawn="misfire")),
+def test_the_log_names_hidden_cards_only_to_the_umpire_and_their_owner() -> None:
+    """IO-3.4: the umpire's log line names every dealt or exchanged card; a side's line, from
+    the event as ``redact`` shows it to that side, names only its own; the orders that deal or
+    exchange name no card."""
+    ruleset = get_ruleset("iron_oak")
+    dealt = te.CardsDealt(hands={"CSA": ["full_steam", "misfire"], "USA": ["well_aimed", "strike"]})
+    assert describe(dealt) == (
+        "action cards dealt: CSA [Full Steam, Misfire]; USA [Well Aimed, Strike!]"
+    )
+    csa = describe(ruleset.redact(dealt, "CSA"))
+    assert csa == "action cards dealt: CSA [Full Steam, Misfire]; USA [?, ?]"
+    assert "Well Aimed" not in csa and "Strike" not in csa
+    swap = te.CardExchanged(side="USA", discarded="full_steam", drawn="misfire")
+    assert describe(swap) == "USA exchanges Full Steam for Misfire"
+    assert describe(ruleset.redact(swap, "CSA")) == "USA exchanges a card"
+    assert describe(ruleset.redact(swap, "USA")) == "USA exchanges Full Steam for Misfire"
+    orders = [
         describe(CommandIssued(index=0, side=None, command={"type": "deal", "hands": {}})),
         describe(
             CommandIssued(
@@ -426,17 +439,14 @@ def test_describe_never_names_hidden_cards() -> None:
             )
         ),
     ]
-    assert lines[0] == "action cards dealt: 2 each"
-    assert lines[1] == "USA exchanges a card"
-    assert lines[2] == "order #0 by umpire: deal (cards hidden)"
-    assert lines[3] == "order #9 by USA: exchange_card (cards hidden)"
-    for line in lines:
-        for hidden in (*HIDDEN_CARDS, *HIDDEN_NAMES):
-            assert hidden not in line
-    uneven = te.CardsDealt(hands={"CSA": ["a", "b"], "USA": ["c"]}, known=False)
-    assert describe(uneven) == "action cards dealt: CSA 2, USA 1 (physical cards)"
+    assert orders == [
+        "order #0 by umpire: deal (cards hidden)",
+        "order #9 by USA: exchange_card (cards hidden)",
+    ]
+    uneven = te.CardsDealt(hands={"CSA": ["misfire", "strike"], "USA": ["strike"]}, known=False)
+    assert describe(uneven).endswith("(physical cards)")
     empty = te.CardExchanged(side="CSA", discarded="strike", drawn=None)
-    assert describe(empty) == "CSA exchanges a card (none drawn)"
+    assert describe(empty) == "CSA exchanges Strike! (none drawn)"
 
 
 def test_sides_and_their_victory_points() -> None:
@@ -615,7 +625,10 @@ SAMPLES: list[tuple[DomainEvent, str]] = [
         "virginia is bow-on to cumberland after the attack",
     ),
     (te.StepBegan(turn=2, step=7, phase="movement", side="USA"), "turn 2: USA movement"),
-    (te.CardsDealt(hands={"CSA": ["a"] * 5, "USA": ["b"] * 5}), "action cards dealt: 5 each"),
+    (
+        te.CardsDealt(hands={"CSA": ["?"] * 2, "USA": ["strike"] * 2}),
+        "action cards dealt: CSA [?, ?]; USA [Strike!, Strike!]",
+    ),
     (te.RepairParty(unit="virginia", placed=True), "repair party placed on virginia"),
     (
         te.StatusChecked(side="CSA", level5=["virginia"]),
@@ -669,7 +682,7 @@ SAMPLES: list[tuple[DomainEvent, str]] = [
         "cumberland strikes its colours: captured by CSA",
     ),
     (
-        te.CardExchanged(side="USA", discarded="full_steam", drawn="misfire"),
+        te.CardExchanged(side="USA", discarded="?", drawn="?"),
         "USA exchanges a card",
     ),
     (
@@ -745,16 +758,20 @@ def test_bot_game_reads_and_describes(scenario: str) -> None:
     final = views[-1]
     assert final.result is not None
     assert final.phase == "over"
+    ruleset = get_ruleset("iron_oak")
     for fact in session.facts:
         event = decode(session.state, fact)
         line = describe(event)
         assert line and line != type(event).__name__
-        hidden: list[str] = []
-        if isinstance(event, te.CardsDealt):
-            hidden = [card for cards in event.hands.values() for card in cards]
-        elif isinstance(event, te.CardExchanged):
-            hidden = [event.discarded, event.drawn or ""]
-        for card in filter(None, hidden):
-            assert card not in line
-            assert DATA.cards.get(card).name not in line
+        for viewer in ("CSA", "USA"):  # a side never reads the other side's cards (IO-3.4)
+            seen = describe(ruleset.redact(event, viewer))
+            hidden: list[str] = []
+            if isinstance(event, te.CardsDealt):
+                hidden = [c for side, cards in event.hands.items() if side != viewer for c in cards]
+            elif isinstance(event, te.CardExchanged) and event.side != viewer:
+                hidden = [event.discarded, event.drawn or ""]
+            mine = set(event.hands.get(viewer, [])) if isinstance(event, te.CardsDealt) else set()
+            for card in filter(None, hidden):
+                if card not in mine:
+                    assert DATA.cards.get(card).name not in seen
     board_figure(final)

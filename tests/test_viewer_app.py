@@ -201,3 +201,32 @@ def test_wake_view_builds_the_streamlit_command() -> None:
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--browser.gatherUsageStats") + 1] == "false"
     assert cmd[-3:] == ["--", "--record", "x.wake.json"]
+
+
+IO_ID = "00000000-0000-4000-8000-000000000101"  # Iron & Oak, Hampton Roads
+
+
+def test_sealed_hands_per_side_in_an_iron_oak_game(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IO-3.4 (hidden hands) in the generic viewer: the umpire reads every dealt card; viewed
+    as the Confederacy the deal is sealed in the explain panel and the Union's cards are "?"
+    in the header and the log; the Confederacy's own cards stay readable."""
+    rec = read_record_file(FIXTURES / "games/iron_oak/hampton_roads-magazine.wake.json")
+    deal = next(f for f in rec.events if f.topic == "iron_oak.CardsDealt/1")
+    names = {c["id"]: c["name"] for c in rec.header.scenario["data"]["cards"]["cards"]}
+    usa = [names[c] for c in deal.payload["hands"]["USA"]]
+    csa = [names[c] for c in deal.payload["hands"]["CSA"]]
+    at = _app(store_path, monkeypatch, game=IO_ID, event=str(deal.seq))
+    umpire = "\n".join(m.value for m in at.markdown)
+    assert all(name in umpire for name in usa + csa)
+    assert not any("Sealed" in i.value for i in at.info)
+    at.radio(key="view_as").set_value("CSA").run()
+    assert any("Sealed" in i.value for i in at.info)
+    header = _position(at)
+    assert "USA [?, ?, ?, ?, ?]" in header
+    assert all(name in header for name in csa)
+    log = at.dataframe[0].value
+    line = log[log["event"] == deal.seq]["text"].iloc[0]
+    assert "USA [?, ?, ?, ?, ?]" in line
+    assert all(name in line for name in csa)

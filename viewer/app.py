@@ -398,7 +398,7 @@ def _charts(tl: Timeline, event: int) -> None:
             st.session_state.setdefault("_figs", {})[key] = fig
 
 
-def _log(tl: Timeline, event: int) -> None:
+def _log(tl: Timeline, event: int, viewer: str | None) -> None:
     st.subheader("Log")
     sides = sorted({e.side for e in tl.events if e.side})
     units = sorted({u for e in tl.events for u in e.units})
@@ -423,11 +423,13 @@ def _log(tl: Timeline, event: int) -> None:
                 "phase": info.phase,
                 "kind": info.kind,
                 "side": info.side or "",
-                "text": info.text,
+                "text": info.seq,  # filled in below for the rows shown
             }
         )
     rows.reverse()  # newest (the current event) first
     shown = rows[:LOG_ROWS]
+    for row in shown:  # hidden information is redacted for a side's view
+        row["text"] = tl.text(int(row["event"]), viewer)
     st.dataframe(shown, hide_index=True, width="stretch", height=320)
     more = f"; showing the {LOG_ROWS} most recent" if len(rows) > LOG_ROWS else ""
     st.caption(
@@ -493,7 +495,8 @@ def main() -> None:
     st.iframe(KEYS_JS, height=1)  # keyboard shortcuts (our own constant script)
     info = tl.info(event)
     where = f"Turn {info.turn} · {info.phase}" if info else "Start"
-    st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {info.text}" if info else ""))
+    text = tl.text(event, viewer) if info else ""
+    st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {text}" if info else ""))
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         view = tl.view_at(event)
@@ -501,7 +504,7 @@ def main() -> None:
     with explain_col:
         _explain_panel(tl, event, viewer)
     _charts(tl, event)
-    _log(tl, event)
+    _log(tl, event, viewer)
     _exports(tl, game)
 
 

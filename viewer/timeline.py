@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.engine import Fact, GameState, apply_fact, decode, new_game
-from domain.events import CommandIssued, DiceRolled
+from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.header import GameHeader
 from domain.read_model import GameView
 
@@ -90,6 +90,7 @@ class Timeline:
         self.ruleset = state.ruleset
         self._checkpoints: list[GameState] = [state]
         self.events: list[EventInfo] = []
+        self.decoded: list[DomainEvent] = []  # for per-side texts of hidden information
         self.damage_unit = Series()
         self.damage_side = Series()
         self.vp = Series()
@@ -118,6 +119,7 @@ class Timeline:
                 self._checkpoints.append(state)
             payload = fact.payload
             event = decode(before, fact)
+            self.decoded.append(event)
             text = self.ruleset.describe(event)
             side = _side(payload, fact.topic)
             if fact.topic == CommandIssued.TOPIC:
@@ -227,6 +229,14 @@ class Timeline:
         starts = [s for _, s in self.turn_starts]
         i = bisect.bisect_left(starts, seq)
         return starts[i - 1] if i > 0 else 0
+
+    def text(self, seq: int, viewer: str | None) -> str:
+        """Event ``seq``'s log line as ``viewer`` may read it (``None``: the umpire sees all;
+        a side sees hidden information only once revealed, via ``Ruleset.redact``)."""
+        info = self.events[seq - 1]
+        if viewer is None or not self.ruleset.meta.hidden_information:
+            return info.text
+        return self.ruleset.describe(self.ruleset.redact(self.decoded[seq - 1], viewer))
 
     def next_swing(self, seq: int) -> Swing | None:
         return next((s for s in self.swings if s.seq > seq), None)

@@ -564,12 +564,13 @@ def _describe_reveal(e: OrderRevealed) -> str:
 
 
 def _describe_deal(e: CardsDealt) -> str:
-    """How many cards each side got, never which (IO-3.4)."""
-    counts = {side: len(cards) for side, cards in e.hands.items()}
-    if len(set(counts.values())) == 1:
-        text = f"action cards dealt: {next(iter(counts.values()))} each"
-    else:
-        text = "action cards dealt: " + ", ".join(f"{s} {n}" for s, n in counts.items())
+    """The hands as this event shows them (IO-3.4): the ruleset's ``redact`` has already
+    replaced the cards a viewer may not see with "?"."""
+    hands = "; ".join(
+        f"{side} [{', '.join(card_name(c) if c != '?' else '?' for c in cards)}]"
+        for side, cards in sorted(e.hands.items())
+    )
+    text = f"action cards dealt: {hands}"
     return text if e.known else text + " (physical cards)"
 
 
@@ -659,7 +660,15 @@ def _describe_turn(event: DomainEvent) -> str | None:
     if isinstance(event, ShipCaptured):
         return f"{event.ship} strikes its colours: captured by {event.by}"
     if isinstance(event, CardExchanged):
-        return f"{event.side} exchanges a card" + ("" if event.drawn else " (none drawn)")
+        gave = "a card" if event.discarded == "?" else card_name(event.discarded)
+        got = (
+            " (none drawn)"
+            if event.drawn is None
+            else ""
+            if event.drawn == "?"
+            else f" for {card_name(event.drawn)}"
+        )
+        return f"{event.side} exchanges {gave}{got}"
     if isinstance(event, GunfireMarkers):
         units = ", ".join(event.units) or "no unit"
         return f"Gunfire markers {'placed on' if event.placed else 'removed from'} {units}"
