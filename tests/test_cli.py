@@ -212,3 +212,39 @@ def test_explain_collects_only_the_deciding_rolls(store: str) -> None:
     assert out.count("initiative [PL-1] (event") == rolls_before >= 1
     _, out = wake("explain", gid, str(events[-1]["seq"]), "--store", store)
     assert "[PL-4b]" not in out and "game over" in out
+
+
+def test_an_iron_oak_order_card_sealed_with_wake_seal_and_revealed(store: str) -> None:
+    """IO-3.2 from the CLI: `wake seal` prints the commitment and the salt; the commitment is
+    submitted with the orders, the reveal with another salt is refused with IO-3.2 and appends
+    nothing, the right salt is accepted."""
+    scenario = FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json"
+    code, out = wake("start", "iron_oak", str(scenario), "--seed", "5", "--store", store)
+    assert code == 0, out
+    gid = out.strip()
+    assert wake("submit", gid, '{"type": "deal"}', "--store", store)[0] == 0
+    code, out = wake("submit", gid, '{"type": "status"}', "--side", "USA", "--store", store)
+    assert code == 0, out
+    ships = [s.id for s in GameStore(store).state(gid).rules.ships.values() if s.side == "USA"]
+    seals, salts = {}, {}
+    for ship in ships:
+        secret = json.dumps({"ship": ship, "turn": 1, "order": "maneuver_0"})
+        code, out = wake("seal", secret)
+        assert code == 0, out
+        sealed = json.loads(out)
+        seals[ship], salts[ship] = sealed["digest"], sealed["salt"]
+    orders = json.dumps({"type": "assign_orders", "seals": seals})
+    assert wake("submit", gid, orders, "--side", "USA", "--store", store)[0] == 0
+    ship = ships[0]
+    here = GameStore(store).state(gid).rules.ships[ship].cell
+    assert here is not None
+    reveal = {"type": "reveal_order", "ship": ship, "order": "maneuver_0", "path": [list(here)]}
+    before = GameStore(store).state(gid)
+    bad = json.dumps({**reveal, "salt": "not-my-salt"})
+    code, out = wake("submit", gid, bad, "--side", "USA", "--store", store)
+    assert code == 2 and "[IO-3.2]" in out
+    assert GameStore(store).state(gid) == before
+    good = json.dumps({**reveal, "salt": salts[ship]})
+    code, out = wake("submit", gid, good, "--side", "USA", "--store", store)
+    assert code == 0, out
+    assert GameStore(store).state(gid).rules.pending_move is not None

@@ -29,7 +29,7 @@ from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
-from domain.errors import RecordDivergence, ScenarioError, WakeError
+from domain.errors import InvalidCommand, RecordDivergence, ScenarioError, WakeError
 from domain.record import read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, known_rulesets
 from domain.store import GameStore, store_location
@@ -488,6 +488,33 @@ def legal(
         state = GameStore(store).state(game_id)
     for cmd in state.ruleset.legal_commands(state.rules, side):
         typer.echo(json.dumps(cmd.model_dump(mode="json")))
+
+
+@app.command()
+def seal(
+    content: Annotated[
+        str,
+        typer.Argument(
+            help='the secret as JSON, e.g. \'{"ship": "monitor", '
+            '"turn": 2, "order": "maneuver_1"}\''
+        ),
+    ],
+    salt: Annotated[str | None, typer.Option(help="your salt (default: a new random one)")] = None,
+) -> None:
+    """Seal a secret choice (an Iron & Oak order card): print the commitment to submit now and
+    the salt to keep for the reveal."""
+    from domain.sealed import new_salt
+    from domain.sealed import seal as make_seal
+
+    with _errors():
+        try:
+            data = json.loads(content)
+        except json.JSONDecodeError as exc:
+            raise InvalidCommand(f"the secret is not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise InvalidCommand("the secret must be a JSON object")
+    chosen = salt or new_salt()
+    typer.echo(json.dumps({"digest": make_seal(data, chosen).digest, "salt": chosen}))
 
 
 @app.command()

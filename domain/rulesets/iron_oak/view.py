@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
@@ -461,11 +462,18 @@ def _describe_gunnery(e: GunneryResolved) -> str:
     else:
         text = f"{e.firer}'s {e.attack} attacks {e.target} [{e.rule or 'IO-6.3'}]"
     face = f" (d8 {e.face})" if e.face else ""
-    band = e.band.replace("_", " ")
+    band = e.band_text or e.band.replace("_", " ")
     text += f": hit {e.location}{face}, CR {e.cr} vs DR {e.dr} → {band}, {_hits(e.hits)}"
     if e.shield_after != e.shield_before:
         text += f", shield {e.location} {e.shield_before}→{e.shield_after}"
+    if e.p_band:  # IO-6.2: the exact odds of each band of the Standard Damage Chart
+        odds = ", ".join(f"{name.replace('_', ' ')} {_percent(p)}" for name, p in e.p_band.items())
+        text += f" (odds: {odds})"
     return text
+
+
+def _percent(fraction: str) -> str:
+    return f"{fraction} ≈ {float(Fraction(fraction)):.1%}"
 
 
 def _describe_critical(e: CriticalApplied) -> str:
