@@ -597,27 +597,33 @@ def test_io_6_2_waterline_hit_adds_one_extra_hit() -> None:
 
 
 def test_io_6_2_2_stern_hit_becomes_bow_when_target_bow_on() -> None:
-    """IO-6.2.2 [AMBIG, option swap]: S→B when the target is Bow-on to the firer."""
+    """IO-6.2.2 (option swap): the seed swaps S and B both ways when the target is Bow-on to the
+    firer (default ``full``); the digest's ``paired`` reading only turns S into B."""
     state = game(pairs=(("cumberland", "virginia", "bow_on"),))
     assert hit_location(state, "virginia", "cumberland", 6) == "B"
-    assert hit_location(state, "virginia", "cumberland", 1) == "B"
-    assert hit_location(state, "virginia", "cumberland", 6, options=GunneryOptions(swap=False)) == (
-        "S"
-    )
+    assert hit_location(state, "virginia", "cumberland", 1) == "S"
+    paired = GunneryOptions(swap="paired")
+    assert hit_location(state, "virginia", "cumberland", 6, options=paired) == "B"
+    assert hit_location(state, "virginia", "cumberland", 1, options=paired) == "B"
+    none = GunneryOptions(swap="none")
+    assert hit_location(state, "virginia", "cumberland", 6, options=none) == "S"
     assert hit_location(game(), "virginia", "cumberland", 6) == "S"
     events = fire(state, "virginia", 0, "cumberland", [6, 2, 2, 1])
     [where] = rolls(events, "hit location")
-    assert (where.outcome, where.p_outcome) == ("B", "1/4")
+    assert (where.outcome, where.p_outcome) == ("B", "1/8")  # only the S face turns to B
     assert resolved(events).location == "B"
 
 
 def test_io_6_2_2_bow_hit_becomes_stern_when_target_stern_on() -> None:
-    """IO-6.2.2: B→S when the target is Stern-on; kept as B when the card has no S (monitor)."""
+    """IO-6.2.2: B→S when the target is Stern-on (and S→B under the seed's full swap); kept as
+    B when the card has no S (monitor)."""
     state = game(
         pairs=(("cumberland", "virginia", "stern_on"), ("monitor", "virginia", "stern_on"))
     )
     assert hit_location(state, "virginia", "cumberland", 1) == "S"
-    assert hit_location(state, "virginia", "cumberland", 6) == "S"
+    assert hit_location(state, "virginia", "cumberland", 6) == "B"
+    paired = GunneryOptions(swap="paired")
+    assert hit_location(state, "virginia", "cumberland", 6, options=paired) == "S"
     assert hit_location(state, "virginia", "monitor", 1) == "B"
 
 

@@ -85,8 +85,9 @@ _NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-6.3.1"})
 class GunneryOptions(BaseModel):
     """Switches for the [AMBIG] readings gunnery relies on (defaults: the digest's likely reading).
 
-    * ``swap`` (IO-6.2.2 [AMBIG] "swap S and B hits"): True reads it as S→B when the target is
-      Bow-on to the firer and B→S when it is Stern-on; False applies no swap at all.
+    * ``swap`` (IO-6.2.2 "swap S and B hits"): ``full`` (default, the seed's words: when the
+      target is Bow-on or Stern-on to the firer, S hits become B and B hits become S);
+      ``paired`` (the digest's [AMBIG] guess: S→B when Bow-on, B→S when Stern-on); ``none``.
     * ``smoke_penalises`` (IO-6.2.3C "smoke modifies gunnery", whose smoke unstated): ``firer``
       (default) — a ship's own smoke marker spoils its own fire; ``target`` — smoke on the target
       hides it; ``both``.
@@ -99,7 +100,7 @@ class GunneryOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    swap: bool = True
+    swap: Literal["full", "paired", "none"] = "full"
     smoke_penalises: Literal["firer", "target", "both"] = "firer"
     low_freeboard: bool = False  # IO-9.1 (optional): a low-freeboard ship re-rolls a WL hit
 
@@ -484,9 +485,12 @@ def hit_location(
         return FORT_LOCATION
     card = state.card(target)
     code: str = card.location_for(face).code
-    if options.swap:
-        relation = state.relation(target, firer)
-        swapped = {"bow_on": {"S": "B"}, "stern_on": {"B": "S"}}.get(relation or "", {})
+    relation = state.relation(target, firer)
+    if options.swap != "none" and relation is not None:
+        if options.swap == "full":  # the seed: S hits become B and B hits become S
+            swapped = {"S": "B", "B": "S"}
+        else:  # the digest's reading: S→B when Bow-on, B→S when Stern-on
+            swapped = {"bow_on": {"S": "B"}, "stern_on": {"B": "S"}}[relation]
         new = swapped.get(code)
         if new is not None and card.location(cast(Location, new)) is not None:
             code = new

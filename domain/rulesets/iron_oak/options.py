@@ -18,7 +18,9 @@ class IronOakOptions(BaseModel):
       location die again. Off by default.
     * ``tugs`` (IO-9.2, optional): tugs count double hit value on the Tow table. Off by default.
     * ``drift_when_fouled_with`` (IO-4.0 vs IO-5.2 [AMBIG]): ``movable_enemy`` (IO-5.2).
-    * ``swap`` (IO-6.2.2 [AMBIG]): S→B when Bow-on, B→S when Stern-on (True).
+    * ``swap`` (IO-6.2.2): ``full`` — the seed swaps S and B both ways when the target is Bow-on
+      or Stern-on (the seed wins over the digest's guess); ``paired`` — S→B when Bow-on, B→S
+      when Stern-on (the digest); ``none``.
     * ``smoke_penalises`` (IO-6.2.3C [AMBIG]): the ``firer``'s own smoke.
     * ``remove_opposed`` (IO-5.5 [AMBIG]): the Opposed marker removed on a T attempt is the one
       the target put on the crossing ``mover``.
@@ -33,7 +35,7 @@ class IronOakOptions(BaseModel):
     low_freeboard: bool = False
     tugs: bool = False
     drift_when_fouled_with: Literal["movable_enemy", "immobile_enemy"] = "movable_enemy"
-    swap: bool = True
+    swap: Literal["full", "paired", "none"] = "full"
     smoke_penalises: Literal["firer", "target", "both"] = "firer"
     remove_opposed: Literal["target", "mover"] = "mover"
     explosion_fire_level: int = Field(default=3, ge=2, le=5)
