@@ -1199,8 +1199,15 @@ def test_io_9_3_alternating_turn_does_each_phase_for_both_sides() -> None:
         (1, "victory", None),
         (2, "status", "USA"),
     ]
-    names = [named(f) for f in s.facts if named(f) in ("StatusChecked", "OrdersAssigned")]
-    assert names == ["StatusChecked", "StatusChecked", "OrdersAssigned", "OrdersAssigned"]
+    kinds = ("StatusChosen", "StatusChecked", "OrdersAssigned")
+    names = [named(f) for f in s.facts if named(f) in kinds]
+    assert names == [
+        "StatusChosen",
+        "StatusChecked",
+        "StatusChecked",
+        "OrdersAssigned",
+        "OrdersAssigned",
+    ]
     assert [p["side"] for p in events(s.facts, "StatusChecked")] == ["USA", "CSA"]
 
 
@@ -1333,3 +1340,20 @@ def test_io_6_2_3I_strike_needs_the_fire_to_damage_the_ship() -> None:
     new = submit(s, "CSA", {"type": "respond_fire"}, Rigged(s, 6, 1, 1, 8, 4))
     assert events(new, "GunneryResolved")[0]["band"] == "no_effect"
     assert events(new, "ShipCaptured") == []
+
+
+def test_io_9_3_1_alternating_status_runs_both_sides_together_level5_fires_first() -> None:
+    """IO-9.3.1: in alternating play the first player's Status choices wait (StatusChosen, no
+    roll) for the second player's; then both sides' fires are checked, level-5 fires of either
+    side first."""
+    s = alternating()
+    doctor(s, "cumberland", fire=2)  # USA, the first player: an ordinary fire
+    doctor(s, "virginia", fire=5)  # CSA, the second player: a level-5 fire
+    submit(s, None, {"type": "deal"})
+    first = submit(s, "USA", {"type": "status"})
+    assert [named(f) for f in first][1:2] == ["StatusChosen"]
+    assert not [f for f in first if f.topic == "wake.DiceRolled/1"]
+    second = submit(s, "CSA", {"type": "status"})
+    checked = [f.payload["subject"] for f in second if f.topic == "wake.DiceRolled/1"]
+    assert checked[:2] == ["virginia", "cumberland"]
+    assert [p["side"] for p in events(second, "StatusChecked")] == ["USA", "CSA"]

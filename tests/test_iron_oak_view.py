@@ -640,6 +640,10 @@ SAMPLES: list[tuple[DomainEvent, str]] = [
     ),
     (te.EscapeAttempted(ship="monitor", success=True), "monitor escapes the T"),
     (
+        te.StatusChosen(side="USA"),
+        "USA makes its status choices (resolved with the other side's, IO-9.3.1)",
+    ),
+    (
         te.OrdersAssigned(side="USA", seals={"a": "1", "b": "2", "c": "3"}),
         "USA puts order cards on 3 ships (sealed)",
     ),

@@ -42,6 +42,7 @@ from domain.rulesets.iron_oak.state import (
     IronOakState,
     SealedOrder,
     ShipState,
+    StatusChoice,
 )
 from domain.rulesets.iron_oak.turn_events import (
     CardExchanged,
@@ -61,6 +62,7 @@ from domain.rulesets.iron_oak.turn_events import (
     ShipAnchored,
     ShipCaptured,
     StatusChecked,
+    StatusChosen,
     StepBegan,
 )
 
@@ -256,9 +258,19 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
         )
     if isinstance(event, RepairParty):
         return _ship(state, event.unit, repair_party=event.placed)
+    if isinstance(event, StatusChosen):
+        choice = StatusChoice(
+            withdraw=tuple(event.withdraw), repair=dict(event.repair), place=tuple(event.place)
+        )
+        return state.model_copy(
+            update={"status_choices": {**state.status_choices, event.side: choice}}
+        )
     if isinstance(event, StatusChecked):
         kept = tuple(u for u in state.level5 if controller(state, u) != event.side)
-        return state.model_copy(update={"level5": kept + tuple(event.level5)})
+        choices = {k: v for k, v in state.status_choices.items() if k != event.side}
+        return state.model_copy(
+            update={"level5": kept + tuple(event.level5), "status_choices": choices}
+        )
     if isinstance(event, OrdersAssigned):
         cards = dict(state.orders)
         for ship, digest in event.seals.items():

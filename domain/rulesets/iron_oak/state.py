@@ -150,6 +150,14 @@ class FireOrder(_State):
     plunging: bool = False  # IO-6.2.3D: a fort at Long range
 
 
+class StatusChoice(_State):
+    """A side's Status Phase choices (IO-3.1.1): parties withdrawn, repairs, new parties."""
+
+    withdraw: tuple[str, ...] = ()
+    repair: dict[str, str] = Field(default_factory=dict)
+    place: tuple[str, ...] = ()
+
+
 class SealedOrder(_State):
     """An order card put face down on a ship (IO-3.2): the commitment, later its content."""
 
@@ -195,9 +203,8 @@ class IronOakState(_State):
     exchanged: dict[Side, tuple[str, ...]] = Field(default_factory=dict)  # IO-3.4 pile
     discards: tuple[str, ...] = ()
     cards_used: tuple[Side, ...] = ()  # sides that played an action card this turn
-    status_choices: dict[Side, tuple[tuple[str, ...], tuple[str, ...]]] = Field(
-        default_factory=dict
-    )  # IO-9.3.1: (withdraw, place) per side until both have chosen
+    # IO-9.3.1: the first player's Status choices, kept until both sides have chosen
+    status_choices: dict[Side, StatusChoice] = Field(default_factory=dict)
     step: int = 0  # index into the turn's step list (sequence.steps)
     fire_declared: bool = False  # the gunnery segment waits for the opponent's Misfire window
     result: dict[str, str] | None = None

@@ -22,8 +22,8 @@ from domain.rulesets.iron_oak.criticals import CriticalOptions
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
-from domain.rulesets.iron_oak.state import IronOakState
-from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked
+from domain.rulesets.iron_oak.state import IronOakState, StatusChoice
+from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked, StatusChosen
 
 Fold = Callable[[IronOakState, DomainEvent], IronOakState]
 
@@ -45,9 +45,48 @@ def _own_ship(state: IronOakState, side: Side, unit: str, rule: str) -> None:
         raise IllegalCommand(f"{unit} is not a {side} ship", rule=rule)
 
 
+def _check_choices(state: IronOakState, side: Side, choice: StatusChoice) -> None:
+    for unit in choice.withdraw:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if not state.ships[unit].repair_party:
+            raise IllegalCommand(f"{unit} has no repair party to withdraw", rule="IO-3.1.1")
+    for unit in choice.repair:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if not state.ships[unit].repair_party or unit in choice.withdraw:
+            raise IllegalCommand(f"{unit} has no repair party to repair with", rule="IO-3.1.1")
+    for unit in choice.place:
+        _own_ship(state, side, unit, "IO-3.1.1")
+        if unit not in choice.withdraw:
+            criticals.check_repair_party(state, unit)
+
+
 def decide_status(
     state: IronOakState, side: Side, command: Status, dice: DiceSource, fold: Fold
 ) -> list[DomainEvent]:
+    """A side's Status Phase. In alternating play (IO-9.3.1) the first player's choices wait
+    for the second player's, then both sides' steps run together, level-5 fires first."""
+    choice = StatusChoice(
+        withdraw=tuple(command.withdraw), repair=dict(command.repair), place=tuple(command.place)
+    )
+    _check_choices(state, side, choice)
+    if state.options.mode == "alternating":
+        if side == state.scenario.first_player:
+            return [
+                StatusChosen(
+                    side=side,
+                    withdraw=list(choice.withdraw),
+                    repair=dict(choice.repair),
+                    place=list(choice.place),
+                )
+            ]
+        return run_status(state, {**state.status_choices, side: choice}, dice, fold)
+    return run_status(state, {side: choice}, dice, fold)
+
+
+def run_status(
+    state: IronOakState, choices: dict[Side, StatusChoice], dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """The Status Phase steps (IO-3.0 a-d) for the sides in ``choices`` together."""
     events: list[DomainEvent] = []
     scratch = state
 
@@ -57,30 +96,22 @@ def decide_status(
             scratch = fold(scratch, event)
             events.append(event)
 
-    for unit in command.withdraw:
-        _own_ship(state, side, unit, "IO-3.1.1")
-        if not state.ships[unit].repair_party:
-            raise IllegalCommand(f"{unit} has no repair party to withdraw", rule="IO-3.1.1")
-    for unit in command.repair:
-        _own_ship(state, side, unit, "IO-3.1.1")
-        if not state.ships[unit].repair_party or unit in command.withdraw:
-            raise IllegalCommand(f"{unit} has no repair party to repair with", rule="IO-3.1.1")
-    for unit in command.place:
-        _own_ship(state, side, unit, "IO-3.1.1")
-        if unit not in command.withdraw:
-            criticals.check_repair_party(state, unit)
+    def mine(unit: str) -> bool:
+        return controller(scratch, unit) in choices
+
     # a) withdrawals, then each remaining party's repair attempt
-    emit([RepairParty(unit=u, placed=False) for u in command.withdraw])
+    for choice in choices.values():
+        emit([RepairParty(unit=u, placed=False) for u in choice.withdraw])
     for ship in list(scratch.ships.values()):
-        if ship.repair_party and ship.afloat and controller(scratch, ship.id) == side:
-            wanted = command.repair.get(ship.id)
+        if ship.repair_party and ship.afloat and mine(ship.id):
+            wanted = choices[controller(scratch, ship.id)].repair.get(ship.id)
             if wanted is None and criticals.repair_target(scratch, ship.id) is None:
                 continue
             emit(criticals.repair_attempt(scratch, ship.id, dice, wanted))
-    # b) fires, level 5 first (IO-3.1)
+    # b) fires, level 5 first (IO-3.1, IO-9.3.1)
     opts = critical_options(state)
-    units = [s.id for s in scratch.ships.values() if s.afloat and controller(scratch, s.id) == side]
-    units += [u.id for u in scratch.sections.values() if u.side == side and not u.destroyed]
+    units = [s.id for s in scratch.ships.values() if s.afloat and mine(s.id)]
+    units += [u.id for u in scratch.sections.values() if u.side in choices and not u.destroyed]
     burning = [u for u in units if _fire(scratch, u) > 0]
     burning.sort(key=lambda u: 0 if _fire(scratch, u) == 5 else 1)
     for unit in burning:
@@ -89,13 +120,13 @@ def decide_status(
     # c) smoke removal
     smoke = scratch.data.tables.smoke
     for ship in list(scratch.ships.values()):
-        if ship.smoke == "none" or not ship.afloat or controller(scratch, ship.id) != side:
+        if ship.smoke == "none" or not ship.afloat or not mine(ship.id):
             continue
         roll = target_roll(
             dice,
             expression=smoke.removal_die,
             target=smoke.removal_target,
-            side=side,
+            side=controller(scratch, ship.id),
             purpose="smoke removal",
             rule="IO-3.1.2",
             subject=ship.id,
@@ -105,13 +136,23 @@ def decide_status(
             lighter = "light" if ship.smoke == "heavy" else "none"
             emit([SmokeChanged(ship=ship.id, smoke=lighter)])
     # d) new repair parties
-    for unit in command.place:
-        if scratch.ships[unit].afloat:
-            criticals.check_repair_party(scratch, unit)
-            emit([RepairParty(unit=unit, placed=True)])
-    level5 = [u for u in units if _afloat(scratch, u) and _fire(scratch, u) == 5]
-    emit([StatusChecked(side=side, level5=level5)])
+    for choice in choices.values():
+        for unit in choice.place:
+            if scratch.ships[unit].afloat:
+                criticals.check_repair_party(scratch, unit)
+                emit([RepairParty(unit=unit, placed=True)])
+    for side in choices:
+        level5 = [
+            u
+            for u in units
+            if _side(scratch, u) == side and _afloat(scratch, u) and _fire(scratch, u) == 5
+        ]
+        emit([StatusChecked(side=side, level5=level5)])
     return events
+
+
+def _side(state: IronOakState, unit: str) -> Side:
+    return controller(state, unit) if unit in state.ships else state.sections[unit].side
 
 
 def _fire(state: IronOakState, unit: str) -> int:

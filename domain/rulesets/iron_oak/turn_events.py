@@ -48,6 +48,18 @@ class CardsDealt(DomainEvent):
     next_die: int | None = None  # the game's dice position after the shuffle's draws
 
 
+class StatusChosen(DomainEvent):
+    """IO-9.3.1 (alternating play): the first player's Status choices, resolved together
+    with the second player's (both sides' level-5 fires first)."""
+
+    TOPIC: ClassVar[str] = "iron_oak.StatusChosen/1"
+    RULE: ClassVar[str] = "IO-9.3.1"
+    side: Side
+    withdraw: list[str] = Field(default_factory=list)
+    repair: dict[str, str] = Field(default_factory=dict)
+    place: list[str] = Field(default_factory=list)
+
+
 class RepairParty(DomainEvent):
     """IO-3.1.1: a repair party is placed on, or withdrawn from, a unit."""
 
@@ -240,6 +252,7 @@ TURN_EVENTS = EventRegistry(
         CardsDealt,
         RepairParty,
         StatusChecked,
+        StatusChosen,
         OrderCompleted,
         EscapeAttempted,
         OrdersAssigned,

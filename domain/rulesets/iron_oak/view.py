@@ -77,6 +77,7 @@ from domain.rulesets.iron_oak.turn_events import (
     ShipAnchored,
     ShipCaptured,
     StatusChecked,
+    StatusChosen,
     StepBegan,
 )
 from domain.rulesets.morze.view import describe_roll
@@ -636,6 +637,8 @@ def _describe_turn(event: DomainEvent) -> str | None:
             if event.placed
             else f"repair party withdrawn from {event.unit}"
         )
+    if isinstance(event, StatusChosen):
+        return f"{event.side} makes its status choices (resolved with the other side's, IO-9.3.1)"
     if isinstance(event, StatusChecked):
         text = f"{event.side} status phase done"
         return text + (f"; level-5 fire on {', '.join(event.level5)}" if event.level5 else "")
