@@ -183,3 +183,15 @@ def test_io_8_0_campaign_rules_are_not_in_the_seed_so_the_blockade_icon_is_inert
     a = resolve_fire(plain, "virginia", 1, "monitor", FixedDice(faces))
     b = resolve_fire(campaign, "virginia", 1, "monitor", FixedDice(faces))
     assert a == b
+
+
+def test_io_6_2_hit_location_and_critical_rolls_are_luck_neutral() -> None:
+    """IO-6.2 / IO-6.3: the d8 location and the 2d6 critical pick an entry, not a better or
+    worse number, so they count neither as luck nor bad luck (value == expected); the gunnery
+    roll itself carries the luck."""
+    state = hampton(cumberland={"shields": {"A": -2}})
+    events = resolve_fire(state, "virginia", 1, "cumberland", FixedDice([3, 10, 6, 1, 1, 4, 3]))
+    rolls = {e.purpose: e for e in events if isinstance(e, DiceRolled)}
+    assert rolls["hit location"].value == rolls["hit location"].expected == "0"
+    assert rolls["critical"].value == rolls["critical"].expected == "0"
+    assert rolls["gunnery"].value != rolls["gunnery"].expected

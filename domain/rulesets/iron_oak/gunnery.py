@@ -554,7 +554,7 @@ def _exchange(
         where = table_roll(
             dice,
             expression="d8",
-            table=lambda f: (locate(f), f),
+            table=lambda f: (locate(f), 0),  # a location is neither lucky nor not
             side=roll_side,
             purpose="hit location",
             rule="IO-6.2",
@@ -567,7 +567,7 @@ def _exchange(
             where = table_roll(
                 dice,
                 expression="d8",
-                table=lambda f: (locate(f), f),
+                table=lambda f: (locate(f), 0),  # a location is neither lucky nor not
                 side=roll_side,
                 purpose="hit location (low freeboard)",
                 rule="IO-9.1",
@@ -641,7 +641,7 @@ def _critical_roll(
     crit = table_roll(
         dice,
         expression=crit_table.dice,
-        table=lambda total: (entries[total], total),
+        table=lambda total: (entries[total], 0),  # luck-neutral: which critical
         side=side,
         purpose="critical",
         rule="IO-6.3",

@@ -688,7 +688,7 @@ def _wl_column(
     roll = table_roll(
         dice,
         expression=table.dice,
-        table=lambda total: (entries[total], total),
+        table=lambda total: (entries[total], 0),  # luck-neutral: which critical
         side=other(s.side),
         purpose="critical",
         rule="IO-4.3.1",
