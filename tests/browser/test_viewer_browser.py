@@ -361,3 +361,42 @@ def test_switching_games_starts_at_the_beginning(
     page.get_by_role("option", name=re.compile("Narvik")).click()
     expect_event(page, 0, 245)
     shot(page, artifacts, "08-switch-game-narvik-event-0")
+
+
+IRON_OAK_FILE = MORZE.parent / "iron_oak" / "mobile_bay-fire5-capture.wake.json"
+
+
+def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) -> None:
+    """IO-6.2 in the browser: an Iron & Oak fire with a modifier shows both dice pools (gun dice
+    and "opposed by" defence dice), the location, every modifier's rule ID, the damage-chart
+    band in words and the exact odds; the grid board is drawn."""
+    rec = read_record_file(IRON_OAK_FILE)
+    length = len(rec.events)
+    index = next(
+        i
+        for i, f in enumerate(rec.events)
+        if f.topic == "iron_oak.GunneryResolved/1"
+        and f.payload["attack"] == "guns"
+        and "." not in f.payload["target"]
+        and rec.events[i - 1].payload["roll"]["modifiers"]
+    )
+    fact, roll = rec.events[index], rec.events[index - 1].payload
+    open_game(page, server, rec.header.game_id, fact.seq, length)
+    panel = explain_column(page)
+    expect(panel).to_contain_text(f"Event {fact.seq} — ")
+    text = panel.inner_text()
+    p = fact.payload
+    expected = [
+        f"CR {p['cr']} vs DR {p['dr']}",
+        p["band_text"],
+        f"hit {p['location']}",
+        "opposed by",
+        f"faces {roll['roll']['faces']}",
+        f"faces {roll['opposed_by']['faces']}",
+        *(f"[{m['rule']}]" for m in roll["roll"]["modifiers"]),
+        f"chance of this outcome {_percent(roll['p_outcome'])}",
+    ]
+    missing = [s for s in expected if s not in text]
+    assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
+    expect(page.get_by_text("depth 5", exact=False).first).to_be_visible()
+    shot(page, artifacts, f"09-iron-oak-gunnery-event-{fact.seq}")
