@@ -33,7 +33,7 @@ from domain.rulesets.iron_oak.commands import (
     Status,
 )
 from domain.rulesets.iron_oak.criticals import check_repair_party, repair_target
-from domain.rulesets.iron_oak.data import Edge, Side
+from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
     MOVES,
@@ -42,6 +42,7 @@ from domain.rulesets.iron_oak.orders import (
     edge_cell,
     order_content,
     paths,
+    retire_edge,
 )
 from domain.rulesets.iron_oak.sequence import (
     controller,
@@ -281,7 +282,7 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
         return [{"path": [s.cell]}]
     goal = _goal(state, ship)
     out: list[dict[str, Any]] = []
-    edge = _retire_target(state, ship)
+    edge = retire_edge(state, ship)
     if edge is not None or (goal is not None and ship in state.scenario.victory.exit_vp):
         out.append({"path": [s.cell], "exit": True})
     found = paths(state, s.cell, maneuver)
@@ -291,15 +292,6 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
         found.sort(key=lambda p: (_distance(p[-1], goal), _hazard(state, ship, p[-1]), p))
     out += [{"path": p} for p in found]
     return out
-
-
-def _retire_target(state: IronOakState, ship: str) -> Edge | None:
-    s = state.ships[ship]
-    if s.status == "captured" and s.captured_by is not None:
-        return state.scenario.entry[s.captured_by]
-    if s.status == "retiring":
-        return state.scenario.entry[s.side]
-    return None
 
 
 def _hazard(state: IronOakState, ship: str, cell: Cell) -> int:

@@ -551,29 +551,24 @@ def _exchange(
         location, face = _fort_location(state, target), 0
     else:
         card = state.card(target)
-        where = table_roll(
-            dice,
-            expression="d8",
-            table=lambda f: (locate(f), 0),  # a location is neither lucky nor not
-            side=roll_side,
-            purpose="hit location",
-            rule="IO-6.2",
-            subject=firer,
-            target_unit=target,
-        )
-        events.append(where)
-        if where.outcome == "WL" and low_freeboard and _low_freeboard(state, target):
-            # IO-9.1 (optional): a monitor or low-freeboard ship hit on WL rolls the d8 again
-            where = table_roll(
+
+        def roll_location(purpose: str, rule: str) -> DiceRolled:
+            return table_roll(
                 dice,
                 expression="d8",
                 table=lambda f: (locate(f), 0),  # a location is neither lucky nor not
                 side=roll_side,
-                purpose="hit location (low freeboard)",
-                rule="IO-9.1",
+                purpose=purpose,
+                rule=rule,
                 subject=firer,
                 target_unit=target,
             )
+
+        where = roll_location("hit location", "IO-6.2")
+        events.append(where)
+        if where.outcome == "WL" and low_freeboard and _low_freeboard(state, target):
+            # IO-9.1 (optional): a monitor or low-freeboard ship hit on WL rolls the d8 again
+            where = roll_location("hit location (low freeboard)", "IO-9.1")
             events.append(where)
         found = card.location(cast(Location, where.outcome))
         if found is None:  # pragma: no cover - hit_location only yields codes on the card

@@ -122,7 +122,7 @@ def decide_orders(state: IronOakState, side: Side, command: AssignOrders) -> lis
 # --------------------------------------------------------------------------- reveal (A, B)
 
 
-def _retire_edge(state: IronOakState, ship: str) -> Edge | None:
+def retire_edge(state: IronOakState, ship: str) -> Edge | None:
     """IO-6.2.3H/I: a retiring ship heads for its own side's edge, a captured one for the
     captor's (the edge each side entered from)."""
     s = state.ships[ship]
@@ -183,7 +183,7 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
     ship, order = command.ship, command.order
     s = state.ships[ship]
     dwf = state.options.drift_when_fouled_with
-    edge = _retire_edge(state, ship)
+    edge = retire_edge(state, ship)
     if edge is not None and order not in ("maneuver_1", "drift", "refloat", "weigh", "unfoul"):
         raise IllegalCommand(
             f"{ship} is {s.status} and moves one GB a turn towards the {edge} edge (Maneuver 1)",
@@ -430,17 +430,8 @@ def decide_reveal(state: IronOakState, side: Side, command: RevealOrder) -> list
 
 
 def pending_from(event: OrderRevealed) -> PendingMove:
-    return PendingMove(
-        ship=event.ship,
-        order=event.order,
-        path=tuple(event.path),
-        target=event.target,
-        attacks=tuple(event.attacks),
-        kind=event.kind,
-        attach=event.attach,
-        drift=event.drift,
-        exit=event.exit,
-    )
+    """The revealed order, waiting for the opponent's movement cards (the salt is spent)."""
+    return PendingMove.model_validate(event.model_dump(exclude={"salt"}))
 
 
 # --------------------------------------------------------------------------- respond (C, D)
@@ -610,7 +601,7 @@ def _cross_edge(
         assert s.edge is not None
         edge = s.edge
     else:
-        edge = _retire_edge(state, ship) or state.scenario.exit[s.side]
+        edge = retire_edge(state, ship) or state.scenario.exit[s.side]
     roll = opposed_roll(
         dice,
         actor=state.card(ship).movement_dice(s.hits),
