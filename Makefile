@@ -66,13 +66,15 @@ fixtures: $(STAMP)
 	mkdir -p $(IO_GAMES)
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 6 \
 	  --game-id 00000000-0000-4000-8000-000000000101 -o $(IO_GAMES)/hampton_roads-magazine.wake.json
-	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 2 \
-	  --game-id 00000000-0000-4000-8000-000000000102 -o $(IO_GAMES)/mobile_bay-fire5-capture.wake.json
-	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 10 \
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 12 \
+	  --game-id 00000000-0000-4000-8000-000000000102 -o $(IO_GAMES)/mobile_bay-fire5.wake.json
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 5 \
 	  --game-id 00000000-0000-4000-8000-000000000103 -o $(IO_GAMES)/mobile_bay-fort-magazine.wake.json
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 6 \
+	  --game-id 00000000-0000-4000-8000-000000000107 -o $(IO_GAMES)/mobile_bay-mines-grounding.wake.json
 	$(WAKE) record iron_oak $(IO)/wassaw_sound.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000104 -o $(IO_GAMES)/wassaw_sound-night-spar.wake.json
-	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 3 --option mode=alternating \
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 2 --option mode=alternating \
 	  --game-id 00000000-0000-4000-8000-000000000105 -o $(IO_GAMES)/hampton_roads-alternating.wake.json
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
 	  --dice-sheet fixtures/dice/hampton_roads_iron_oak.txt \

@@ -374,13 +374,15 @@ def test_engine_damaged_second_on_a_stopped_engine_two_hits() -> None:
 
 
 def test_explosion() -> None:
-    """IO-6.3.8: d10+d6 hits, crew loss as for Crew (capped), a level-3 fire by default."""
+    """IO-6.3.8: d10+d6 hits, crew loss on the Crew bands but not capped at half the crew (the
+    seed gives the cap only under 6.3.5: 「右の結果を乗員損害に適用」), a level-3 fire by
+    default."""
     events, after = crit(game(), "virginia", "explosion", [4, 2, 8])
     hits, crew = rolls(events)
     assert hits.roll.expression == "d10+d6" and hits.rule == "IO-6.3.8"
     assert crew.roll.expression == "d8"
     ship = after.ships["virginia"]
-    assert (ship.hits, ship.crew_damage, ship.fire) == (6, 6, 3)
+    assert (ship.hits, ship.crew_damage, ship.fire) == (6, 8, 3)  # the full d8: 8
     assert applied(events)[0].marker is False and "explosion" not in ship.criticals
 
 

@@ -10,7 +10,7 @@ from domain.explain import explain_event, explanation_lines
 from domain.record import read_record_file
 from tests.helpers import FIXTURES
 
-GAME = FIXTURES / "games/iron_oak/mobile_bay-fire5-capture.wake.json"
+GAME = FIXTURES / "games/iron_oak/mobile_bay-fort-magazine.wake.json"
 
 
 def test_io_6_2_every_gunnery_event_explains_pools_location_modifiers_band_and_odds() -> None:

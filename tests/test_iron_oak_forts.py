@@ -51,7 +51,7 @@ NORTH = "fort_gaines.north_face"
 PLACES: dict[str, dict[str, Any]] = {
     "tennessee": {"cell": (2, 0)},
     "tecumseh": {"cell": (2, 2), "edge": None},
-    "hartford": {"cell": (4, 3), "edge": None},  # Fort Morgan's cell: Medium
+    "hartford": {"cell": (3, 3), "edge": None},  # one GB from Fort Morgan's cell: Medium
 }
 
 
@@ -143,11 +143,19 @@ def test_io_6_0_fort_sections_are_units_of_the_scenario() -> None:
 
 @pytest.mark.parametrize(
     ("cell", "expected"),
-    [((4, 3), "medium"), ((3, 3), "long"), ((4, 2), "long"), ((3, 4), "long"), ((2, 3), None)],
+    [
+        ((4, 3), "short"),
+        ((3, 3), "medium"),
+        ((4, 2), "medium"),
+        ((3, 4), "medium"),
+        ((2, 3), "long"),
+        ((1, 3), None),
+    ],
 )
 def test_io_6_1_fort_counts_as_in_the_adjacent_gb(cell: tuple[int, int], expected: str) -> None:
-    """IO-6.1: a fort is on the map edge beside its cell: a ship in that cell is at Medium, one
-    GB further at Long, beyond that out of range — the same both ways; never Short."""
+    """IO-6.1 (seed: 「それに隣接するGBに存在するとみなす」, deemed to be in the adjacent GB): a
+    ship in the fort's cell is at Short, one GB away Medium, two Long, beyond that out of
+    range — the same both ways; never Point Blank."""
     state = game({"hartford": {"cell": cell}})
     assert fire_range(state, "hartford", WATER) == expected
     assert fire_range(state, WATER, "hartford") == expected
@@ -155,7 +163,7 @@ def test_io_6_1_fort_counts_as_in_the_adjacent_gb(cell: tuple[int, int], expecte
 
 def test_io_6_1_fort_out_of_range_refused() -> None:
     """IO-6.1: beyond Long a fort and a ship cannot fire at each other."""
-    state = game({"hartford": {"cell": (2, 3)}})
+    state = game({"hartford": {"cell": (1, 3)}})
     assert refused(state, WATER, 0, "hartford") == "IO-6.1"
     assert refused(state, "hartford", 1, WATER) == "IO-6.1"
 
@@ -223,8 +231,9 @@ def test_io_6_2_one_short_of_the_section_hits_survives() -> None:
 
 
 def test_io_6_0_a_fort_section_fires_at_one_target() -> None:
-    """IO-6.0: each fort section may fire; ``section`` indexes its own guns. A fort makes no
-    smoke (IO-6.2.3C applies to ships' markers)."""
+    """IO-6.0: each fort section may fire; ``section`` indexes its own guns. IO-3.1 / IO-6.2.3C:
+    forts check smoke too (「各艦及び要塞は火災と煙の状態を判定」), so a natural 10 puts Light
+    smoke on the firing section."""
     state = game()
     events = fire(state, WATER, 0, "hartford", [3, 10, 2, 4, 1])  # A d8d6: 10 vs 4
     [where] = rolls(events, "hit location")
@@ -232,8 +241,10 @@ def test_io_6_0_a_fort_section_fires_at_one_target() -> None:
     event = resolved(events)
     assert (event.firer, event.section, event.target) == (WATER, 0, "hartford")
     assert (event.range, event.location, event.band) == ("medium", "A", "double")
-    assert not any(isinstance(e, SmokeChanged) for e in events)
-    assert fold(state, events).ships["hartford"].shield("A") == -2
+    assert [e.smoke for e in events if isinstance(e, SmokeChanged) and e.ship == WATER] == ["light"]
+    after = fold(state, events)
+    assert after.ships["hartford"].shield("A") == -2
+    assert after.sections[WATER].smoke == "light"
 
 
 def test_io_6_0_fort_refusals() -> None:
@@ -286,7 +297,7 @@ def test_io_6_2_1_fort_modifiers() -> None:
 def test_io_6_2_3d_plunging_fire_by_a_fort_at_long_range() -> None:
     """IO-6.2.3D: a fort firing at Long range may declare plunging fire: Hartford's * location
     A becomes D (defence d6)."""
-    state = game({"hartford": {"cell": (3, 3)}})
+    state = game({"hartford": {"cell": (2, 3)}})
     events = fire(state, WATER, 0, "hartford", [2, 5, 3, 4], plunging=True)
     event = resolved(events)
     assert (event.range, event.location) == ("long", "D")
@@ -320,7 +331,7 @@ def test_io_6_2_4_night_fire_at_and_by_forts() -> None:
     assert mods_of(state, WATER, 0, "hartford") == [(-3, "IO-6.2.4")]
     lit = state.model_copy(update={"gunfire": (WATER,)})
     assert mods_of(lit, "hartford", 1, WATER) == []
-    far = night(game({"hartford": {"cell": (3, 3)}}))
+    far = night(game({"hartford": {"cell": (2, 3)}}))
     assert refused(far, WATER, 0, "hartford") == "IO-6.2.4"
     assert check_fire(far.model_copy(update={"gunfire": ("hartford",)}), WATER, 0, "hartford")
 
@@ -466,3 +477,23 @@ def test_io_3_1_2_fire_hits_destroy_a_section_and_a_destroyed_one_does_not_burn(
     _, after = status(state, WATER, [9])
     assert after.sections[WATER].destroyed
     assert fire_status(after, WATER, FixedDice([]), False) == []
+
+
+def test_io_3_1_fort_smoke_spoils_its_fire_and_clears_in_the_status_phase() -> None:
+    """IO-3.1, IO-6.2.3C: a fort section's smoke modifies its own fire, and its side's Status
+    Phase checks it for removal like a ship's (success lightens it one step)."""
+    state = game(sections={WATER: {"smoke": "heavy"}})
+    mods = gunnery.gunnery_modifiers(state, WATER, 0, "hartford", "medium")
+    heavy = DATA.tables.smoke.heavy
+    assert (heavy, "IO-6.2.3C") in [(m.value, m.rule) for m in mods]
+    from domain.rulesets.iron_oak.rules import evolve
+    from domain.rulesets.iron_oak.state import StatusChoice
+    from domain.rulesets.iron_oak.status import run_status
+
+    events = run_status(state, {"CSA": StatusChoice()}, FixedDice([10]), evolve)
+    removal = [e for e in rolls(events, "smoke removal") if e.subject == WATER]
+    assert len(removal) == 1 and removal[0].success
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    assert after.sections[WATER].smoke == "light"

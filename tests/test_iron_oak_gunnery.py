@@ -797,3 +797,17 @@ def test_refused_fire_rolls_nothing() -> None:
     with pytest.raises(IllegalCommand):
         resolve_fire(game(monitor={"cell": (4, 4)}), "monitor", 0, "virginia", dice)
     assert dice.remaining == 4
+
+
+def test_io_6_2_3e_firing_at_a_monitor_held_by_an_aground_ship_gets_the_bonus() -> None:
+    """IO-6.2.3E: firing at an aground ship *and at any ship fouled with or attached to it*
+    gets the bonus (「座礁した船及びこの船とからまっている又は繋がっている船を目標にすると」);
+    the monitor exception is for the firer's penalty only."""
+    state = game(
+        cumberland={"aground": True, "fouled_with": ("monitor",), "cell": (1, 2)},
+        monitor={"fouled_with": ("cumberland",)},
+    )
+    mods = gunnery_modifiers(state, "virginia", 1, "monitor", "medium")
+    assert (MODS.aground_target, "IO-6.2.3E") in [(m.value, m.rule) for m in mods]
+    own = gunnery_modifiers(state, "monitor", 0, "virginia", "medium")
+    assert "IO-6.2.3E" not in [m.rule for m in own]  # a monitor fires without the penalty

@@ -486,9 +486,6 @@ def test_cross_t_refusals_io_5_5() -> None:
         "bow_on",
     )
     refused(
-        "IO-5.5", check_cross_t, put(state, "atlanta", towing="x"), "atlanta", "weehawken", "bow_on"
-    )
-    refused(
         "IO-6.3.13",
         check_cross_t,
         put(state, "atlanta", criticals=crits("rudder")),
@@ -830,3 +827,123 @@ def test_attacker_checks_hazards_first_io_5_6() -> None:
         FixedDice([9, 1, 2, *CONTACT, 8, 1, 3, 1, *CHECK_OK, *NO_FOUL]),
     )
     assert rolls(events)[0].rule == "IO-5.4.3" and only(events, ContactRolled).success
+
+
+# --------------------------------------------------------------------------- review fixes
+
+
+def test_towing_ship_may_cross_the_t_io_5_5() -> None:
+    """IO-5.5: the seed bars a towing ship only from Maneuver 2 (IO-5.3) and the Opposing
+    Maneuver (IO-5.1.3), not from crossing the T."""
+    state = put(game(), "nahant", side="CSA", cell=HERE, towed_by="atlanta")
+    state = put(state, "atlanta", towing="nahant")
+    check_cross_t(state, "atlanta", "weehawken", "bow_on")
+    events = cross_t(state, "atlanta", "weehawken", "stern_on", FixedDice([8, 1, 2, 1]))
+    assert fold(state, events).relation("weehawken", "atlanta") == "stern_on"
+
+
+def test_only_one_stern_on_at_a_time_io_5_5_2() -> None:
+    """IO-5.5.2 「一度には1艦しかStern-onにできない」: weehawken Stern-on to nahant becomes
+    Stern-on to atlanta instead; its Bow-on pair is another kind and stays."""
+    state = put(game(), "nahant", side="CSA", cell=HERE)
+    state = state.model_copy(
+        update={"pairs": (Pair(ship="weehawken", other="nahant", kind="stern_on"),)}
+    )
+    events = cross_t(state, "atlanta", "weehawken", "stern_on", FixedDice([8, 1, 2, 1]))
+    after = fold(state, events)
+    assert after.pairs == (Pair(ship="weehawken", other="atlanta", kind="stern_on"),)
+    with_bow = state.model_copy(
+        update={
+            "pairs": (
+                Pair(ship="weehawken", other="nahant", kind="bow_on"),
+                Pair(ship="weehawken", other="nahant", kind="stern_on"),
+            )
+        }
+    )
+    after = fold(
+        with_bow, cross_t(with_bow, "atlanta", "weehawken", "stern_on", FixedDice([8, 1, 2, 1]))
+    )
+    assert after.pairs == (
+        Pair(ship="weehawken", other="nahant", kind="bow_on"),
+        Pair(ship="weehawken", other="atlanta", kind="stern_on"),
+    )
+
+
+def _reattacking_atlanta() -> IronOakState:
+    """A DataSet whose atlanta card has spar_reattack (as USS Spuyten Duyvil's, IO-1.0.1.1 J)."""
+    cards = [
+        c.model_copy(update={"spar_reattack": True}) if c.id == "atlanta" else c
+        for c in DATA.ships.ships
+    ]
+    data = DATA.model_copy(update={"ships": DATA.ships.model_copy(update={"ships": cards})})
+    return game().model_copy(update={"data": data})
+
+
+def test_spar_reattack_ignores_the_spar_critical_io_1_0_1_1_j_io_5_6_2() -> None:
+    """IO-1.0.1.1 J / IO-5.6.2: only a card with spar_reattack (USS Spuyten Duyvil) may attack
+    with its spar again despite its Spar critical marker; any other ship is barred (IO-6.3.14)."""
+    spent = put(_reattacking_atlanta(), "atlanta", criticals=crits("spar_torpedo"))
+    check_ram(spent, "atlanta", "weehawken", True, False)
+    check_ram(spent, "atlanta", "weehawken", True, True)
+    plain = put(game(), "atlanta", criticals=crits("spar_torpedo"))
+    refused("IO-6.3.14", check_ram, plain, "atlanta", "weehawken", True, False)
+
+
+def _fouled_atlanta_weehawken(**weehawken: Any) -> IronOakState:
+    state = put(game(), "atlanta", fouled_with=("weehawken",))
+    state = put(state, "weehawken", **{"fouled_with": ("atlanta",), **weehawken})
+    return current(state, HERE, "E")
+
+
+@pytest.mark.parametrize(
+    "weehawken",
+    [
+        {"anchored": True},
+        {"aground": True},
+        {"fouled_with": ("atlanta", "hulk")},
+        {"criticals": crits("boiler")},
+        {"criticals": crits("engine_stopped")},
+    ],
+)
+def test_unfoul_failure_drifts_only_with_a_movable_partner_io_4_4(
+    weehawken: dict[str, Any],
+) -> None:
+    """IO-4.4 「他の移動可能な船とからまって初めての命令フェイス」: the failure drift needs a fouled
+    partner ship that can move (not anchored, aground, fouled with an obstacle or unpowered)."""
+    state = _fouled_atlanta_weehawken(**weehawken)
+    dice = FixedDice([2, 5, 1])
+    events = unfoul(state, "atlanta", dice, True)
+    assert dice.remaining == 0
+    assert not only(events, UnfoulAttempted).success
+    assert not [e for e in events if isinstance(e, ShipDrifted)]
+
+
+def test_unfoul_failure_no_drift_when_itself_fouled_with_a_hulk_io_4_4() -> None:
+    """IO-4.4 + IO-4.0: a ship also fouled with a hulk cannot drift, whatever its partner."""
+    state = put(_fouled_atlanta_weehawken(), "atlanta", fouled_with=("weehawken", "hulk"))
+    events = unfoul(state, "atlanta", FixedDice([2, 5, 1]), True)
+    assert not [e for e in events if isinstance(e, ShipDrifted)]
+
+
+def test_unfoul_drift_does_not_drag_an_immobile_ship_io_4_4() -> None:
+    """IO-4.4 + IO-4.0: atlanta is fouled with weehawken (movable) and nahant (anchored); the
+    failure drift takes atlanta and weehawken one box E, the anchored nahant stays."""
+    state = put(_fouled_atlanta_weehawken(), "atlanta", fouled_with=("weehawken", "nahant"))
+    state = put(state, "nahant", cell=HERE, fouled_with=("atlanta",), anchored=True)
+    events = unfoul(state, "atlanta", FixedDice([2, 5, 1, 6]), True)
+    assert only(events, ShipDrifted).path == [HERE, (3, 1)]
+    after = fold(state, events)
+    assert after.ships["atlanta"].cell == after.ships["weehawken"].cell == (3, 1)
+    assert after.ships["nahant"].cell == HERE
+
+
+def test_towed_ship_does_not_drift_io_5_3() -> None:
+    """IO-5.3 + IO-4.0: an unpowered ship towed by a powered, movable ship goes with its tower:
+    it does not drift (and so does not drag its tower); with its tower aground neither moves."""
+    state = put(game(), "nahant", cell=HERE, towing="weehawken")
+    state = put(state, "weehawken", towed_by="nahant", criticals=crits("boiler"))
+    state = current(state, HERE, "E")
+    message = refused("IO-5.3", drift, state, "weehawken", FixedDice([9]))
+    assert "towed by nahant" in message
+    refused("IO-4.0", drift, put(state, "nahant", aground=True), "weehawken", FixedDice([9]))
+    refused("IO-4.0", drift, put(state, "weehawken", anchored=True), "nahant", FixedDice([9]))

@@ -606,3 +606,184 @@ def test_ship_moved_event_topic_and_tow_follows() -> None:
     after = apply(state, ShipMoved(ship="cumberland", path=[(1, 1), (2, 1)], success=True))
     assert after.ships["monitor"].cell == (2, 1)
     assert ShipMoved.model_validate(ShipMoved(ship="x", path=[(1, 2)], success=True).payload())
+
+
+# --------------------------------------------------------------------------- review fixes
+
+
+def test_io_5_4_3_io_6_2_3j_mine_hits_sink_the_ship() -> None:
+    """IO-5.4.3 + IO-6.2.3J: Cumberland (hit value 14) with 13 hits; the mine goes off (1 vs 9),
+    d8 = 1: 2 hits -> 15 ≥ 14, it sinks; the mine is removed and no Hulk in depth 5."""
+    state = with_markers(put(game(), "cumberland", hits=13), (1, 1), "mine")
+    dice = FixedDice([1, 1, 9, 1])
+    events = resolve_move(state, "cumberland", [(1, 1)], 0, dice)
+    assert dice.remaining == 0
+    after = fold(state, events)
+    ship = after.ships["cumberland"]
+    assert ship.status == "sunk" and not ship.afloat and ship.hits == 15
+    assert after.box((1, 1)).markers == []
+
+
+def test_io_5_4_3_io_6_2_3j_mine_sinking_in_shallow_water_leaves_a_hulk() -> None:
+    """IO-6.2.3J (gunnery's sinking): a ship sunk by a mine in depth ≤ 2 leaves a Hulk; the tow
+    it was in is released."""
+    state = with_markers(put(game(), "cumberland", cell=(0, 0), hits=13), (0, 0), "mine")
+    state = put(state, "cumberland", towing="monitor")
+    state = put(state, "monitor", cell=(0, 0), towed_by="cumberland")
+    # heavily damaged, draft 5 (IO-6.2.3F): shallows d6 = 6 vs d10d6 1,1 (passed); mine 1,1 vs
+    # 9 (goes off); d8 = 1: 2 hits
+    events = resolve_move(state, "cumberland", [(0, 0)], 0, FixedDice([6, 1, 1, 1, 1, 9, 1]))
+    after = fold(state, events)
+    assert after.ships["cumberland"].status == "sunk"
+    assert after.box((0, 0)).markers == ["hulk"]
+    assert after.ships["monitor"].towed_by is None
+
+
+def test_io_5_4_3_io_6_2_3j_mine_in_the_destination_sinks_the_ship_there() -> None:
+    """IO-5.4.3 + IO-6.2.3J: the ship reaches (2,1), the mine there sinks it; it sank in (2,1)."""
+    state = with_markers(put(game(), "cumberland", hits=13), (2, 1), "mine")
+    # movement d6 (13 hits: d4) 4 vs d6 1; mine 1,1 vs 9; d8 = 1: 2 hits
+    events = resolve_move(state, "cumberland", [(1, 1), (2, 1)], 1, FixedDice([4, 1, 1, 1, 9, 1]))
+    after = fold(state, events)
+    ship = after.ships["cumberland"]
+    assert ship.status == "sunk" and ship.cell == (2, 1)
+    assert after.box((2, 1)).markers == []
+
+
+def _towed_pair(**towed: Any) -> IronOakState:
+    """Monitor (draft 3) towing Cumberland (draft 4) in (1,1)."""
+    state = put(game(), "monitor", cell=(1, 1), towing="cumberland")
+    return put(state, "cumberland", cell=(1, 1), towed_by="monitor", **towed)
+
+
+@pytest.mark.parametrize("criticals", [{}, crits("boiler")])
+def test_io_5_3_io_4_0_towed_ship_follows_its_tower(criticals: dict[str, Any]) -> None:
+    """IO-5.3 + IO-4.0: a towed ship behind a powered, movable tower neither moves by itself nor
+    drifts, even without power: it may take Maneuver 0 only (it stays with its tower)."""
+    state = _towed_pair(criticals=criticals)
+    assert can_move(state, "cumberland") == (False, "towed")
+    check_path(state, "cumberland", [(1, 1)], 0)
+    message = refused("IO-5.3", check_path, state, "cumberland", [(1, 1), (2, 1)], 1)
+    assert "towed by monitor" in message
+    assert can_move(state, "monitor") == (True, "move")
+
+
+def test_io_5_3_towed_ship_of_an_immobile_or_unpowered_tower() -> None:
+    """IO-5.3 "if either ship becomes immobile, neither moves": an anchored tower holds its towed
+    ship, even an unpowered one (no drift); a tower without power does not tow, so an unpowered
+    towed ship drifts (with its tower, IO-5.2); a tower without power towing an aground ship
+    does not drift either."""
+    state = _towed_pair(criticals=crits("boiler"))
+    assert can_move(put(state, "monitor", anchored=True), "cumberland") == (False, "stuck")
+    unpowered_tower = put(state, "monitor", criticals=crits("engine_stopped"))
+    assert can_move(unpowered_tower, "cumberland") == (False, "drift")
+    grounded = put(unpowered_tower, "cumberland", aground=True)
+    assert can_move(grounded, "monitor") == (False, "stuck")
+
+
+@pytest.mark.parametrize(("level", "good", "bad"), [(1, (1, 2), (2, 1)), (2, (2, 1), (1, 2))])
+def test_io_6_3_17_steering_one_direction_only(
+    level: int, good: tuple[int, int], bad: tuple[int, int]
+) -> None:
+    """IO-6.3.17: Steering level 1 (d6 1-3): only vertically, the column never changes; level 2
+    (4-6): only horizontally, the row never changes; a diagonal step breaks both."""
+    state = put(game(), "cumberland", criticals=crits(steering=level))
+    check_path(state, "cumberland", [(1, 1), good], 1)
+    message = refused("IO-6.3.17", check_path, state, "cumberland", [(1, 1), bad], 1)
+    assert "step 1" in message
+    refused("IO-6.3.17", check_path, state, "cumberland", [(1, 1), (2, 2)], 1)  # diagonal
+    far = (1, 3) if level == 1 else (3, 1)
+    check_path(state, "cumberland", [(1, 1), good, far], 2)
+    bent = [(1, 1), good, (2, 3)] if level == 1 else [(1, 1), good, (3, 2)]
+    assert "step 2" in refused("IO-6.3.17", check_path, state, "cumberland", bent, 2)
+    check_path(state, "cumberland", [(1, 1)], 0)  # staying is always allowed
+
+
+def test_io_6_3_17_steering_without_a_direction_restricts_nothing() -> None:
+    """IO-6.3.17: a Steering marker without a rolled direction (level 0) bars no step."""
+    state = put(game(), "cumberland", criticals=crits("steering"))
+    check_path(state, "cumberland", [(1, 1), (2, 2)], 1)
+
+
+def test_io_5_4_towed_ship_checks_its_own_hazards_in_order() -> None:
+    """IO-5.4 "linked ships each check": mines in the origin (1,1) and the destination (2,1).
+    Dice order: tower's origin, towed origin, movement roll, tower's destination, towed
+    destination; the towed ship's mine goes off in the destination (d8 = 7: 6 hits)."""
+    state = with_markers(with_markers(_towed_pair(), (1, 1), "mine"), (2, 1), "mine")
+    ok = [9, 1, 1]  # d10d6 9 vs d10 1: passed
+    dice = FixedDice([*ok, *ok, 8, 1, 1, *ok, 1, 1, 9, 7])
+    events = resolve_move(state, "monitor", [(1, 1), (2, 1)], 1, dice)
+    assert dice.remaining == 0
+    assert [(r.purpose, r.subject or r.target) for r in rolls(events)] == [
+        ("mine", "monitor"),
+        ("mine", "cumberland"),
+        ("movement", "monitor"),
+        ("mine", "monitor"),
+        ("mine", "cumberland"),
+        ("mine damage", "cumberland"),
+    ]
+    after = fold(state, events)
+    assert after.ships["monitor"].cell == after.ships["cumberland"].cell == (2, 1)
+    assert after.ships["cumberland"].hits == DATA.tables.torpedo.mine[7]
+    assert after.box((2, 1)).markers == [] and after.box((1, 1)).markers == ["mine"]
+
+
+def test_io_5_4_towed_ship_grounds_in_the_destination_and_holds_the_tow() -> None:
+    """IO-5.4 + IO-5.4.1: Monitor (draft 3) tows Cumberland (draft 4) into (1,0), depth 3: only
+    the towed ship checks the shallows; it fails and is Aground there. The tow holds (IO-4.3.1
+    tow bonus), so neither moves until it is refloated or released (IO-5.3)."""
+    state = _towed_pair()
+    # movement d8d6 8 − 2 (tow) vs d6 1; shallows d10 1 vs d10d6 5, 1
+    events = resolve_move(state, "monitor", [(1, 1), (1, 0)], 1, FixedDice([8, 1, 1, 1, 5, 1]))
+    assert [(r.purpose, r.subject) for r in rolls(events)] == [
+        ("movement", "monitor"),
+        ("shallows", "cumberland"),
+    ]
+    after = fold(state, events)
+    towed = after.ships["cumberland"]
+    assert towed.cell == (1, 0) and towed.aground and towed.towed_by == "monitor"
+    assert after.ships["monitor"].cell == (1, 0)
+    assert can_move(after, "monitor") == (False, "stuck")
+
+
+@pytest.mark.parametrize(("face", "moved"), [(1, False), (9, True)])
+def test_io_5_4_towed_ship_grounding_in_the_origin_holds_both(face: int, moved: bool) -> None:
+    """IO-5.4 + IO-5.3: the towed ship checks the shallows of the origin (1,0) after its tower
+    (Monitor, draft 3: no check); grounded there, neither ship moves and there is no movement
+    roll; passed, the move goes on."""
+    state = put(_towed_pair(), "monitor", cell=(1, 0))
+    state = put(state, "cumberland", cell=(1, 0))
+    dice = FixedDice([face, 5, 1] + ([] if not moved else [8, 1, 1]))
+    events = resolve_move(state, "monitor", [(1, 0), (2, 0)], 1, dice)
+    assert dice.remaining == 0
+    purposes = [r.purpose for r in rolls(events)]
+    assert purposes == (["shallows", "movement"] if moved else ["shallows"])
+    assert events[-1] == ShipMoved(ship="monitor", path=[(1, 0), (2, 0)], success=moved)
+    after = fold(state, events)
+    end = (2, 0) if moved else (1, 0)
+    assert after.ships["monitor"].cell == after.ships["cumberland"].cell == end
+    assert after.ships["cumberland"].aground is not moved
+
+
+def test_io_5_4_tower_sunk_in_the_destination_leaves_the_towed_ship_behind() -> None:
+    """IO-5.4 + IO-6.2.3J: the tower (11 hits, hit value 12) sinks on the destination's mine;
+    the tow is gone, so the towed ship stays in the origin and checks nothing there."""
+    state = with_markers(_towed_pair(), (2, 1), "mine")
+    state = put(state, "monitor", hits=11)  # Movement Chart d4
+    dice = FixedDice([4, 1, 1, 1, 9, 1])  # d4 4 − 2 vs 1; mine 1,1 vs 9; d8 = 1: 2 hits
+    events = resolve_move(state, "monitor", [(1, 1), (2, 1)], 1, dice)
+    assert dice.remaining == 0
+    after = fold(state, events)
+    assert after.ships["monitor"].status == "sunk"
+    assert after.ships["cumberland"].cell == (1, 1) and after.ships["cumberland"].towed_by is None
+
+
+def test_io_5_4_maneuver_0_of_a_tower_checks_only_its_own_box() -> None:
+    """IO-5.1.4: the towed ship checks its box when it carries out its own Maneuver 0."""
+    state = put(_towed_pair(), "monitor", cell=(1, 0))
+    state = put(state, "cumberland", cell=(1, 0))
+    assert resolve_move(state, "monitor", [(1, 0)], 0, FixedDice([])) == [
+        ShipMoved(ship="monitor", path=[(1, 0)], success=True)
+    ]
+    events = resolve_move(state, "cumberland", [(1, 0)], 0, FixedDice([9, 5, 1]))
+    assert [r.subject for r in rolls(events)] == ["cumberland"]

@@ -49,7 +49,7 @@ from domain.rulesets.iron_oak.sequence import (
     to_act,
     under_command,
 )
-from domain.rulesets.iron_oak.state import IronOakState, initial_state
+from domain.rulesets.iron_oak.state import CriticalState, IronOakState, initial_state
 from domain.sealed import Commitment, seal, verify_reveal
 
 GAME_ID = "00000000-0000-4000-8000-00000000101f"
@@ -1357,3 +1357,42 @@ def test_io_9_3_1_alternating_status_runs_both_sides_together_level5_fires_first
     checked = [f.payload["subject"] for f in second if f.topic == "wake.DiceRolled/1"]
     assert checked[:2] == ["virginia", "cumberland"]
     assert [p["side"] for p in events(second, "StatusChecked")] == ["USA", "CSA"]
+
+
+def test_io_5_1_3_a_ship_that_cannot_move_makes_no_opposing_maneuver() -> None:
+    """IO-5.1.3 with IO-4.0: an unpowered ship (Engine-Stopped) cannot move and so cannot make
+    an Opposing Maneuver; it must drift instead (refused with IO-4.0, nothing appended)."""
+    s = same_box_game({"virginia": "opposing"})
+    doctor(s, "virginia", criticals={"engine_stopped": CriticalState(name="engine_stopped")})
+    refused(s, "CSA", reveal(s.state.rules, "virginia", target="monitor"), IllegalCommand, "IO-4.0")
+    submit(s, "CSA", reveal(s.state.rules, "virginia", drift=True))
+
+
+def test_io_5_1_3_the_opposed_marker_is_spent_by_the_next_order_whatever_it_is() -> None:
+    """IO-5.1.3 (「次の移動で」, on its next move): the marked ship's next order uses the
+    marker up even when it is a Maneuver 0, so the −1 never lands on a later turn."""
+    s = same_box_game({"virginia": "opposing"})
+    submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor"))
+    submit(s, "USA", {"type": "respond_movement"})
+    assert s.state.rules.ships["monitor"].opposed
+    play_until(s, "orders", "USA", turn=2)
+    submit(s, "USA", orders(s.state.rules, "USA", {"monitor": "maneuver_0"}))
+    submit(s, "USA", reveal(s.state.rules, "monitor", path=[[2, 2]]))
+    submit(s, "CSA", {"type": "respond_movement"})
+    assert not s.state.rules.ships["monitor"].opposed
+
+
+def test_io_5_6_the_attacker_must_have_started_the_order_phase_in_the_targets_box() -> None:
+    """IO-5.6 / IO-5.5 (「敵艦と同じGBで命令フェイズを始め」): a target that was elsewhere when
+    the attacker's side began its Order Phase may not be rammed or crossed, even if it is in
+    the attacker's box now (alternating play moves ships in between)."""
+    s = same_box_game({"virginia": "ram"})
+    rules = s.state.rules
+    assert rules.order_cells["CSA"]["virginia"] == rules.order_cells["CSA"]["monitor"]
+    elsewhere = {**rules.order_cells["CSA"], "monitor": (2, 1)}
+    s.state = dataclasses.replace(
+        s.state,
+        rules=rules.model_copy(update={"order_cells": {**rules.order_cells, "CSA": elsewhere}}),
+    )
+    ram = reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"])
+    refused(s, "CSA", ram, IllegalCommand, "IO-5.6")

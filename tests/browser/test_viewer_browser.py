@@ -363,7 +363,7 @@ def test_switching_games_starts_at_the_beginning(
     shot(page, artifacts, "08-switch-game-narvik-event-0")
 
 
-IRON_OAK_FILE = MORZE.parent / "iron_oak" / "mobile_bay-fire5-capture.wake.json"
+IRON_OAK_FILE = MORZE.parent / "iron_oak" / "mobile_bay-fort-magazine.wake.json"
 
 
 def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) -> None:

@@ -121,7 +121,6 @@ STEERING_HORIZONTAL = 2  # d6 4-6: only horizontally
 ARMAMENT_STEPS = (-2, -4)  # IO-6.3.1: 1st, 2nd
 ARMAMENT_LIMITED_STEPS = (-1, -2)  # IO-6.3.1: limited guns
 SPEED_STEPS = (-1, -2)  # IO-6.3.15
-JAM_GUNNERY = -2  # IO-6.3.10: a jammed monitor turret fires at −2 (not applied by gunnery yet)
 RAM_RESOLUTION = -5  # IO-6.3.12
 
 FORT_NO_EFFECT = frozenset(
@@ -253,17 +252,21 @@ def _crew_loss_roll(
     dice: DiceSource,
     name: str,
     options: CriticalOptions,
+    *,
+    cap: bool = True,
 ) -> DiceRolled:
     """Crew loss (IO-6.3.2 / IO-6.3.5): the dice by the unit's full crew factor (a fort
-    section's ``crew``) and the band set (``options.crew_loss_bands``). "As for Crew" losses are
-    capped at half the current crew (full − crew damage, rounded down, at least 1); the Boiler's
-    loss is not. No loss beyond full crew damage. The roll's value is the loss taken."""
+    section's ``crew``) and the band set (``options.crew_loss_bands``). A Crew critical's loss
+    is capped at half the current crew (full − crew damage, rounded down, at least 1); the
+    seed gives that cap only under 6.3.5, so the crew losses of a Boiler, an Explosion and a
+    Magazine (``cap=False``: "apply the result to crew damage") are not capped. No loss beyond
+    full crew damage. The roll's value is the loss taken."""
     full = full_crew(state, u.id)
     bands = kind if options.crew_loss_bands == "as_printed" else options.crew_loss_bands
     expression = state.data.tables.crew_loss.dice_for(bands, full)
     current = max(0, full - u.crew_damage)
-    cap = max(1, current // 2) if kind == "crew" else current
-    return _loss_roll(u, expression, cap, current, dice, name)
+    cap_at = max(1, current // 2) if kind == "crew" and cap else current
+    return _loss_roll(u, expression, cap_at, current, dice, name)
 
 
 def _loss_roll(
@@ -541,7 +544,7 @@ def _ship_critical(
         crew_loss, fire, note = 0, None, "sunk by the hits"
     else:
         crew_roll = _crew_loss_roll(
-            state, ship, cast(Literal["boiler", "crew"], kind), dice, name, options
+            state, ship, cast(Literal["boiler", "crew"], kind), dice, name, options, cap=False
         )
         events.append(crew_roll)
         crew_loss, fire = int(crew_roll.value), max(ship.fire, fire_level)

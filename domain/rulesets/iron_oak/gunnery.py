@@ -36,9 +36,8 @@ IO-6.2 "fire at a fort targets a single section"):
   critical band rolls on the Ship column (no WL on a fort).
 
 Other readings of the rules that the seed leaves open are in :class:`GunneryOptions` (one field
-per [AMBIG]) or documented at the function that makes them. Not covered yet: one-target-per-unit
-bookkeeping (IO-6.0), placing Gunfire markers (IO-6.2.4; they are read from ``state.gunfire``),
-Misfire cards (IO-3.3.2D), the Jam critical's gunnery penalty (IO-6.3.10, no table value).
+per [AMBIG]) or documented at the function that makes them. The gunnery segment around a
+single fire (one target per unit, cards, Misfire, Gunfire markers) is :mod:`.fire`.
 """
 
 from __future__ import annotations
@@ -208,6 +207,15 @@ def _aground_affected(state: IronOakState, ship_id: str) -> bool:
     return any(other.aground for other in attached(state, ship))
 
 
+def _aground_target(state: IronOakState, ship_id: str) -> bool:
+    """IO-6.2.3E: firing at an aground ship, or at any ship fouled with or attached to one
+    (the seed's monitor exception is for the firer's penalty only)."""
+    ship = state.ships.get(ship_id)
+    if ship is None:
+        return False
+    return ship.aground or any(other.aground for other in attached(state, ship))
+
+
 def _chebyshev(a: Cell, b: Cell) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
@@ -220,10 +228,11 @@ def fire_range(state: IronOakState, firer: str, target: str) -> Range | None:
 
     Point Blank between ships fouled with each other (IO-6.1, IO-6.2.3B), and when the target
     rammed or spar-attacked the firer in the previous Action Phase (``(target, firer)`` in
-    ``state.rammed``, IO-6.1 / IO-5.6.5) and both are in the same GB. A fort section counts as
-    being in the GB beside it (its scenario cell), one step further than the cell: Medium from
-    a ship in that cell, Long one GB further. Off-map, sunk or exited ships and destroyed fort
-    sections have no range; nor do two fort sections (forts do not fire at forts).
+    ``state.rammed``, IO-6.1 / IO-5.6.5) and both are in the same GB. A fort section is deemed
+    to be in the GB beside it (its scenario cell; the seed: 「それに隣接するGBに存在するとみなす」):
+    Short from a ship in that cell, Medium one GB away, Long two away; never Point Blank.
+    Off-map, sunk or exited ships and destroyed fort sections have no range; nor do two fort
+    sections (forts do not fire at forts).
     """
     a, b = unit(state, firer), unit(state, target)
     if not (in_play(state, firer) and in_play(state, target)):
@@ -232,10 +241,8 @@ def fire_range(state: IronOakState, firer: str, target: str) -> Range | None:
     forts = isinstance(a, FortSectionState) + isinstance(b, FortSectionState)
     if forts == 2:
         return None
-    distance = _chebyshev(a.cell, b.cell)
-    if forts == 1:
-        distance += 1
-    else:
+    distance = _chebyshev(a.cell, b.cell)  # a fort counts as in its box (IO-6.1)
+    if forts == 0:
         if _fouled_together(state, firer, target):
             return "point_blank"
         if (target, firer) in state.rammed and distance == 0:
@@ -403,17 +410,17 @@ def gunnery_modifiers(
         add(JAM_GUNNERY, "IO-6.3.10", f"{firer} turret jammed")
     if a.fire in tables.fire.levels:
         add(tables.fire.levels[a.fire].gunnery, "IO-3.1.2", f"{firer} fire level {a.fire}")
-    smoky: list[ShipState] = []
-    if options.smoke_penalises in ("firer", "both") and isinstance(a, ShipState):
+    smoky: list[ShipState | FortSectionState] = []
+    if options.smoke_penalises in ("firer", "both"):
         smoky.append(a)
-    if options.smoke_penalises in ("target", "both") and target in state.ships:
-        smoky.append(state.ships[target])
-    for ship in smoky:
-        if ship.smoke != "none":
-            add(getattr(tables.smoke, ship.smoke), "IO-6.2.3C", f"{ship.smoke} smoke on {ship.id}")
+    if options.smoke_penalises in ("target", "both"):
+        smoky.append(unit(state, target))
+    for u in smoky:
+        if u.smoke != "none":
+            add(getattr(tables.smoke, u.smoke), "IO-6.2.3C", f"{u.smoke} smoke on {u.id}")
     if _aground_affected(state, firer):
         add(mods.aground_firer, "IO-6.2.3E", f"{firer} is aground or held by an aground ship")
-    if _aground_affected(state, target):
+    if _aground_target(state, target):
         add(mods.aground_target, "IO-6.2.3E", f"{target} is aground or held by an aground ship")
     if isinstance(a, ShipState) and a.fouled_with and not state.is_monitor(firer):
         add(mods.fouled_non_monitor, "IO-6.2.3B", f"{firer} is fouled (not a monitor)")
@@ -690,10 +697,9 @@ def resolve_fire(
         locate=locate,
         low_freeboard=options.low_freeboard,
     )
-    if firer in state.ships:
-        smoke = _smoke(state, firer, mods, gunnery)
-        if smoke is not None:
-            events.append(smoke)
+    smoke = _smoke(state, firer, mods, gunnery)
+    if smoke is not None:
+        events.append(smoke)
     side = effective_side(unit(state, firer))
     events.extend(_critical_roll(state, dice, resolved, side))
     return events
@@ -781,7 +787,7 @@ def _smoke(
         return None
     if _highest_natural(gunnery) < state.data.tables.smoke.trigger_min:
         return None
-    current = state.ships[firer].smoke
+    current = unit(state, firer).smoke  # ships and fort sections (IO-3.1: "each ship and fort")
     if current == "heavy":
         return None
     return SmokeChanged(ship=firer, smoke="heavy" if current == "light" else "light")
@@ -851,6 +857,10 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
             return sink(state, ship.id, ships)
         return state.model_copy(update={"ships": ships})
     if isinstance(event, SmokeChanged):
+        if event.ship in state.sections:  # a fort section's smoke (IO-3.1)
+            sections = dict(state.sections)
+            sections[event.ship] = sections[event.ship].model_copy(update={"smoke": event.smoke})
+            return state.model_copy(update={"sections": sections})
         ship = state.ships[event.ship]
         ships = dict(state.ships)
         ships[ship.id] = ship.model_copy(update={"smoke": event.smoke})

@@ -233,26 +233,34 @@ def drift(
     Each step goes one box in the current's direction. A step past the map edge: the ship leaves
     the game (status ``exited``). A step onto a bank: the ship grounds in the box before it.
     The ship's fouled and towing partners go with it (only the first ship of a group rolls,
-    IO-5.2); [AMBIG] only the rolling ship grounds on a bank (attached ships check separately,
-    IO-5.4). Hazards met on the way are not checked here.
+    IO-5.2), except a partner that is immobile (anchored, aground, fouled with an obstacle,
+    IO-4.0), which stays where it is; [AMBIG] only the rolling ship grounds on a bank (attached
+    ships check separately, IO-5.4). Hazards met on the way are not checked here.
 
     Raises:
         IllegalCommand: IO-5.2 (not afloat on the map); IO-4.0 (anchored, aground or fouled with
-            an obstacle: it does not drift).
+            an obstacle, or in a tow with such a ship: it does not drift); IO-5.3 (towed by a
+            powered ship that can move: it goes with its tower and does not drift).
     """
     s = _ship(state, ship, "IO-5.2")
     _on_map(s, "IO-5.2")
     _, reason = can_move(state, ship, drift_when_fouled_with)
     if reason == "stuck":
         raise IllegalCommand(f"{ship} cannot move or drift this turn", rule="IO-4.0")
+    if reason == "towed":
+        raise IllegalCommand(
+            f"{ship} is towed by {s.towed_by}: it goes with its tower and does not drift",
+            rule="IO-5.3",
+        )
     return _drift_events(state, ship, dice)
 
 
 def _group(state: IronOakState, ship: ShipState) -> list[str]:
-    """The ship's fouled ships and tow partners (not itself)."""
+    """The ship's fouled ships and tow partners (not itself) that drift with it: afloat and not
+    immobile (IO-4.0: an anchored, aground or obstacle-fouled ship does not drift)."""
     ids = [f for f in ship.fouled_with if f in state.ships]
     ids += [x for x in (ship.towing, ship.towed_by) if x is not None and x in state.ships]
-    return [i for i in dict.fromkeys(ids) if i != ship.id and state.ships[i].afloat]
+    return [i for i in dict.fromkeys(ids) if i != ship.id and not movement.immobile(state.ships[i])]
 
 
 def _drifted(state: IronOakState, event: ShipDrifted) -> IronOakState:
@@ -400,8 +408,11 @@ def unfoul(
 
     Success removes the Fouled marker: every foul of the ship, and this ship from the other
     ship of a ship-ship foul. On failure, when the caller says this is the first Order Phase in
-    which the ship is fouled with a movable ship (``first_order_fouled_with_movable``) and it is
-    fouled with a ship, it checks drift (IO-5.2) at once.
+    which the ship is fouled (``first_order_fouled_with_movable``), it checks drift (IO-5.2) at
+    once, but only if it is fouled with another ship that can move (IO-4.4 "他の移動可能な船"):
+    at least one fouled partner ship afloat, not anchored, aground or fouled with an obstacle,
+    and powered; and only if the ship itself is not immobile (IO-4.0). Immobile partners do not
+    drift with it (:func:`drift`).
 
     Raises:
         IllegalCommand: IO-4.4 (no such ship, not afloat on the map, not fouled).
@@ -428,10 +439,17 @@ def unfoul(
     )
     success = bool(roll.success)
     events: list[DomainEvent] = [roll, UnfoulAttempted(ship=ship, success=success)]
-    with_ship = any(f in state.ships for f in s.fouled_with)
-    if not success and first_order_fouled_with_movable and with_ship:
+    if not success and first_order_fouled_with_movable and _fouled_with_movable(state, s):
         events += _drift_events(state, ship, dice)
     return events
+
+
+def _fouled_with_movable(state: IronOakState, s: ShipState) -> bool:
+    """IO-4.4: fouled with another ship that can move, and not immobile itself (IO-4.0)."""
+    if movement.immobile(s):
+        return False
+    partners = [state.ships[f] for f in s.fouled_with if f in state.ships and f != s.id]
+    return any(p.powered and not movement.immobile(p) for p in partners)
 
 
 def _unfouled(state: IronOakState, event: UnfoulAttempted) -> IronOakState:
@@ -500,11 +518,10 @@ def _tow(state: IronOakState, tower: str, towed: str, attach: bool) -> IronOakSt
 
 def _set_pair(state: IronOakState, ship: str, other: str, kind: PairKind) -> IronOakState:
     """``ship`` becomes ``kind`` to ``other``: any earlier relation of ``ship`` to ``other`` goes,
-    and for Bow-on also any other Bow-on pair of ``ship`` (only one Bow-on at a time, IO-5.5.1)."""
+    and so does any other pair of ``ship`` of the same kind (only one Bow-on at a time,
+    IO-5.5.1; only one Stern-on at a time, IO-5.5.2)."""
     pairs = [
-        p
-        for p in state.pairs
-        if not (p.ship == ship and (p.other == other or (kind == "bow_on" and p.kind == "bow_on")))
+        p for p in state.pairs if not (p.ship == ship and (p.other == other or p.kind == kind))
     ]
     pairs.append(Pair(ship=ship, other=other, kind=kind))
     return state.model_copy(update={"pairs": tuple(pairs)})
@@ -532,9 +549,11 @@ def check_cross_t(
     caller tracks it (the state has no memory of earlier turns).
 
     Raises:
-        IllegalCommand: IO-5.5 (not an enemy in the same GB, anchored, fouled, aground, towing,
-            a failed attempt on this target last turn, a kind other than bow/stern); IO-4.0 (no
-            power: it cannot move); IO-6.3.13 (Rudder); IO-6.3.17 (Steering).
+        IllegalCommand: IO-5.5 (not an enemy in the same GB, anchored, fouled, aground, a
+            failed attempt on this target last turn, a kind other than bow/stern); IO-4.0 (no
+            power: it cannot move); IO-6.3.13 (Rudder); IO-6.3.17 (Steering). A towing ship may
+            cross the T: the seed bars towing only from Maneuver 2 (IO-5.3) and from the
+            Opposing Maneuver (IO-5.1.3).
     """
     if kind not in ("bow_on", "stern_on"):
         raise IllegalCommand(f"cross the bow or the stern, not {kind!r}", rule="IO-5.5")
@@ -543,7 +562,6 @@ def check_cross_t(
         (s.anchored, "anchored"),
         (bool(s.fouled_with), "fouled"),
         (s.aground, "aground"),
-        (s.towing is not None, "towing"),
     ):
         if flag:
             raise IllegalCommand(f"{ship} is {what} and cannot cross the T", rule="IO-5.5")
@@ -656,14 +674,18 @@ def check_ram(
     "Started the Order Phase in the enemy's GB" is taken as: in the same GB now.
     ``attacked_last_turn`` holds the targets this ship rammed or spar-attacked last turn
     (IO-5.6.5); the caller tracks it. A Ram critical does not bar a ram: it is −5 to the ram roll
-    (IO-6.3.12).
+    (IO-6.3.12). A Spar critical bars a spar attack (IO-6.3.14), except on a card with
+    ``spar_reattack`` (IO-1.0.1.1 J: only USS Spuyten Duyvil may attack with its spar again).
+    [AMBIG] The marker does not tell the Spar critical a spar attack leaves (IO-5.6.2) from one
+    rolled on the Critical Hit Table; ``spar_reattack`` ignores both.
 
     Raises:
         IllegalCommand: IO-5.6 (no attack declared, not an enemy in the same GB); IO-4.0 (the
-            ship cannot move: anchored, aground, fouled, unpowered); IO-5.6.2 (no spar
-            torpedo); IO-6.3.14 (spar torpedo destroyed); IO-5.6.3 (no ram, or the target's card
-            has no WL); IO-5.5.2 (the ship crossed the target's stern); IO-6.3.13 (Rudder);
-            IO-6.3.17 (Steering); IO-5.6.5 (attacked the same target last turn).
+            ship cannot move: anchored, aground, fouled, unpowered, towed); IO-5.6.2 (no spar
+            torpedo); IO-6.3.14 (spar torpedo destroyed, unless ``spar_reattack``); IO-5.6.3
+            (no ram, or the target's card has no WL); IO-5.5.2 (the ship crossed the target's
+            stern); IO-6.3.13 (Rudder); IO-6.3.17 (Steering); IO-5.6.5 (attacked the same
+            target last turn).
     """
     if not (spar or ram):
         raise IllegalCommand(f"{ship} must declare a ram, a spar attack or both", rule="IO-5.6")
@@ -674,7 +696,7 @@ def check_ram(
     card = state.card(ship)
     if spar and card.spar is None:
         raise IllegalCommand(f"{ship} has no spar torpedo", rule="IO-5.6.2")
-    if spar and SPAR_CRITICAL in s.criticals:
+    if spar and SPAR_CRITICAL in s.criticals and not card.spar_reattack:
         raise IllegalCommand(f"{ship}'s spar torpedo is destroyed", rule="IO-6.3.14")
     if ram and card.ram is None:
         raise IllegalCommand(f"{ship} has no ram", rule="IO-5.6.3")

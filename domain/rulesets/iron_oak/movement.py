@@ -2,7 +2,9 @@
 
 Rules covered: IO-4.0 (who may move, drift or neither), IO-4.1/4.2 (anchor, weigh), IO-5.0 and
 IO-5.1.1-5.1.6 (paths and the movement roll), IO-5.3 (towing: no Maneuver 2, tow modifier, the
-towed ship follows), IO-5.4.1-5.4.3 (shallows, hulks and obstructions, mines).
+towed ship follows and checks its own hazards, IO-5.4), IO-5.4.1-5.4.3 (shallows, hulks and
+obstructions, mines; a mine's hits can sink the ship, IO-6.2.3J) and the Steering critical's
+one-direction moves (IO-6.3.17).
 
 Everything here is a pure function of the state: nothing is mutated, rolls come back as
 ``DiceRolled`` events followed by the Iron & Oak events that record what they meant, and
@@ -22,8 +24,10 @@ from domain.chance import opposed_roll, table_roll
 from domain.dice import DiceSource, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled, DomainEvent
+from domain.rulesets.iron_oak.criticals import STEERING_HORIZONTAL, STEERING_VERTICAL
 from domain.rulesets.iron_oak.data import Direction, Side
 from domain.rulesets.iron_oak.events import HazardChecked, ShipMoved
+from domain.rulesets.iron_oak.gunnery import sink
 from domain.rulesets.iron_oak.state import (
     Cell,
     IronOakState,
@@ -32,7 +36,8 @@ from domain.rulesets.iron_oak.state import (
 )
 
 Maneuver = Literal[0, 1, 2]
-MoveReason = Literal["move", "drift", "stuck"]
+# "towed": towed by a working tower, the ship goes where the tower takes it (IO-5.3)
+MoveReason = Literal["move", "drift", "stuck", "towed"]
 DriftWhenFouledWith = Literal["movable_enemy", "immobile_enemy"]
 
 # Fouling markers that are not ships (IO-4.0: fouled with these, a ship neither moves nor drifts).
@@ -86,7 +91,7 @@ def _here(ship: ShipState, rule: str) -> Cell:
     return ship.cell
 
 
-def _immobile(ship: ShipState) -> bool:
+def immobile(ship: ShipState) -> bool:
     """Cannot move and does not drift (IO-4.0): anchored, aground, fouled with an obstacle.
 
     [AMBIG] "Immobile" (IO-5.3, IO-5.6.4) is read as exactly IO-4.0's first list, plus a ship
@@ -102,6 +107,21 @@ def _immobile(ship: ShipState) -> bool:
 
 def _fouled_ships(state: IronOakState, ship: ShipState) -> list[ShipState]:
     return [state.ships[f] for f in ship.fouled_with if f in state.ships]
+
+
+def _tow_partners(state: IronOakState, ship: ShipState) -> list[ShipState]:
+    """The ship it tows and the ship towing it (IO-5.3), when they are in the game."""
+    return [
+        state.ships[x] for x in (ship.towing, ship.towed_by) if x is not None and x in state.ships
+    ]
+
+
+def _working_tower(state: IronOakState, ship: ShipState) -> bool:
+    """Towed by a ship that is afloat, powered and not immobile: it takes the towed ship along."""
+    if ship.towed_by is None or ship.towed_by not in state.ships:
+        return False
+    tower = state.ships[ship.towed_by]
+    return tower.afloat and tower.powered and not immobile(tower)
 
 
 # --------------------------------------------------------------------------- orders (IO-4)
@@ -131,29 +151,36 @@ def can_move(
     ship: str,
     drift_when_fouled_with: DriftWhenFouledWith = "movable_enemy",
 ) -> tuple[bool, MoveReason]:
-    """IO-4.0: may the ship move (``"move"``), must it drift (``"drift"``) or neither (``"stuck"``)?
+    """IO-4.0: may the ship move (``"move"``), must it drift (``"drift"``), does it go with its
+    tower (``"towed"``) or neither (``"stuck"``)? Checked in this order:
 
     * anchored, aground, or fouled with a hulk or obstruction: stuck (IO-4.0);
+    * towing, or towed by, a ship that is immobile: stuck (IO-5.3 "if either ship becomes
+      immobile, neither moves"), so the pair does not drift either;
+    * towed by a ship that is afloat, powered and not immobile: ``"towed"`` (IO-5.3): it neither
+      moves by itself nor drifts, even without power; it follows its tower, and may only take
+      Maneuver 0 (:func:`check_path`). [AMBIG] This holds even when it is also fouled with a
+      ship;
     * without power (Boiler or Engine-Stopped critical): drift (IO-4.0, IO-5.2);
     * fouled with another ship: never a free move. [AMBIG] IO-4.0 says it drifts when fouled
       with an enemy that *cannot* move, IO-5.2 when fouled with a *movable* enemy. The option
       picks which of the two drifts; in the other case the ship is stuck. The default follows
-      IO-5.2, which IO-5.6.4 supports ("both drift until ... one is immobile");
-    * towing a ship that is immobile: stuck (IO-5.3 "if either ship becomes immobile, neither
-      moves").
+      IO-5.2, which IO-5.6.4 supports ("both drift until ... one is immobile").
     """
     s = _ship(state, ship)
-    if _immobile(s):
+    if immobile(s):
         return False, "stuck"
+    if any(immobile(partner) for partner in _tow_partners(state, s)):
+        return False, "stuck"
+    if _working_tower(state, s):
+        return False, "towed"
     if not s.powered:
         return False, "drift"
     fouled = _fouled_ships(state, s)
     if fouled:
-        any_immobile = any(_immobile(other) for other in fouled)
+        any_immobile = any(immobile(other) for other in fouled)
         drifts = any_immobile if drift_when_fouled_with == "immobile_enemy" else not any_immobile
         return False, "drift" if drifts else "stuck"
-    if s.towing is not None and s.towing in state.ships and _immobile(state.ships[s.towing]):
-        return False, "stuck"
     return True, "move"
 
 
@@ -167,17 +194,25 @@ def check_path(
     maneuver: Maneuver,
     drift_when_fouled_with: DriftWhenFouledWith = "movable_enemy",
 ) -> None:
-    """Refuse an illegal move order with the rule it breaks (IO-4.0, IO-5.0, IO-5.1.4-6, IO-5.3).
+    """Refuse an illegal move order with the rule it breaks (IO-4.0, IO-5.0, IO-5.1.4-6, IO-5.3,
+    IO-6.3.17).
 
     ``path[0]`` is the ship's box. Maneuver 0 is the path of one box; Maneuver 1 one step to a
     neighbouring box; Maneuver 2 exactly two steps ending two boxes away, with at most one
     diagonal step and no diagonal squeeze between two boxes holding afloat enemy ships. A
-    towing ship cannot use Maneuver 2; a bank cannot be entered. Entering or leaving the map is
-    not handled here.
+    towing ship cannot use Maneuver 2; a towed ship (:func:`can_move` ``"towed"``) only takes
+    Maneuver 0, staying with its tower (IO-5.3); a bank cannot be entered. A ship with a
+    Steering critical moves only vertically (the column never changes) or only horizontally
+    (the row never changes), as the marker's level says (IO-6.3.17; a level of 0, direction
+    unknown, restricts nothing). Entering or leaving the map is not handled here.
     """
     s = _ship(state, ship)
     movable, reason = can_move(state, ship, drift_when_fouled_with)
-    if not movable:
+    if reason == "towed" and maneuver != 0:
+        raise IllegalCommand(
+            f"{ship} is towed by {s.towed_by} and moves with it (Maneuver 0 only)", rule="IO-5.3"
+        )
+    if not movable and reason != "towed":
         raise IllegalCommand(f"{ship} cannot move this turn ({reason})", rule="IO-4.0")
     here = _here(s, "IO-5.1.5")
     if maneuver not in (0, 1, 2):
@@ -220,6 +255,7 @@ def check_path(
             raise IllegalCommand(
                 f"{ship}: step {i} {cells[i - 1]}->{cells[i]} enters a bank", rule="IO-5.0"
             )
+    _check_steering(s, cells)
     if maneuver == 2:
         # [AMBIG] the squeeze ban is written under Maneuver 2 only (IO-5.1.6), so a single
         # diagonal step of Maneuver 1 is not checked.
@@ -235,6 +271,22 @@ def check_path(
                     f"two boxes holding enemy ships",
                     rule="IO-5.1.6",
                 )
+
+
+def _check_steering(s: ShipState, cells: Sequence[Cell]) -> None:
+    """IO-6.3.17: with a Steering critical every step keeps the column (vertical only) or the
+    row (horizontal only); a diagonal step breaks either."""
+    steering = s.criticals.get("steering")
+    if steering is None or steering.level not in (STEERING_VERTICAL, STEERING_HORIZONTAL):
+        return
+    vertical = steering.level == STEERING_VERTICAL
+    for i, (a, b) in enumerate(pairwise(cells), start=1):
+        if (a[0] != b[0]) if vertical else (a[1] != b[1]):
+            only = "vertically (N/S)" if vertical else "horizontally (E/W)"
+            raise IllegalCommand(
+                f"{s.id} has a Steering critical and may move only {only}: step {i} {a}->{b}",
+                rule="IO-6.3.17",
+            )
 
 
 # --------------------------------------------------------------------------- modifiers
@@ -496,6 +548,18 @@ def _ends_move(events: Sequence[DomainEvent]) -> bool:
 # --------------------------------------------------------------------------- the move
 
 
+def _attached(state: IronOakState, tower: str, towed: str) -> bool:
+    """``towed`` is still afloat and in ``tower``'s tow."""
+    t = state.ships[towed]
+    return t.afloat and t.towed_by == tower
+
+
+def _fold(state: IronOakState, events: Sequence[DomainEvent]) -> IronOakState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
 def resolve_move(
     state: IronOakState,
     ship: str,
@@ -509,13 +573,25 @@ def resolve_move(
     Order of events (and of dice drawn):
 
     1. hazards of the origin box (IO-5.4; for Maneuver 0 these are the only rolls, IO-5.1.4).
-       If one ends the move the ship stays put and there is no movement roll;
+       If one ends the move the ship stays put and there is no movement roll. Otherwise, for
+       Maneuver 1 or 2 of a towing ship, the towed ship's hazards in its box with its own draft
+       (IO-5.4 "linked ships each check"); if one ends its move and it is still in the tow
+       (grounded, fouled, a mine that did not sink it), neither ship moves (IO-5.3) and there
+       is no movement roll;
     2. the movement roll: the Movement Chart dice for the ship's hits against the Movement
        Opposition dice of the maneuver, with :func:`move_modifiers`, results floored at 1; a
        strictly higher result succeeds (IO-1.6.1.A/B);
     3. on success, hazards of the destination box (IO-5.4 names only the origin and the
-       destination, so the middle box of Maneuver 2 is not checked);
-    4. ``ShipMoved``.
+       destination, so the middle box of Maneuver 2 is not checked), first the tower's, then,
+       if the tow still holds (the tower did not sink), the towed ship's with its own draft;
+    4. ``ShipMoved``: on success the towed ship goes to the destination with its tower.
+
+    A towed ship that grounds or fouls in the destination stops there, with its tower, and the
+    tow is *not* released: [AMBIG] IO-5.3 "if either ship becomes immobile, neither moves"
+    keeps both in place (:func:`can_move` ``"stuck"``) and IO-4.3.1 gives +2 to the refloat of
+    an aground ship a friendly ship is attached to; the owner may release the tow at the start
+    of the Order Phase (IO-5.3). For Maneuver 0 the towed ship's box is not checked here: it
+    checks its own hazards when it carries out its own order (Maneuver 0, IO-5.1.4).
     """
     check_path(state, ship, path, maneuver, drift_when_fouled_with)
     s = state.ships[ship]
@@ -524,8 +600,16 @@ def resolve_move(
     events: list[DomainEvent] = list(check_hazards(state, ship, here, dice))
     if maneuver == 0:
         return [*events, ShipMoved(ship=ship, path=cells, success=True)]
+    towed = s.towing if s.towing is not None and s.towing in state.ships else None
     if _ends_move(events):
+        # [AMBIG] the tower stays put, so its towed ship does not leave the box either
         return [*events, ShipMoved(ship=ship, path=cells, success=False)]
+    if towed is not None and _attached(state, ship, towed):
+        towed_cell = state.ships[towed].cell or here
+        checks = check_hazards(_fold(state, events), towed, towed_cell, dice)
+        events += checks
+        if _ends_move(checks) and _attached(_fold(state, events), ship, towed):
+            return [*events, ShipMoved(ship=ship, path=cells, success=False)]
     opposition = state.data.tables.movement_opposition
     side = _side(s)
     roll = opposed_roll(
@@ -542,10 +626,10 @@ def resolve_move(
     )
     events.append(roll)
     if roll.success:
-        scratch = state
-        for event in events:
-            scratch = apply(scratch, event)
-        events += check_hazards(scratch, ship, cells[-1], dice)
+        events += check_hazards(_fold(state, events), ship, cells[-1], dice)
+        scratch = _fold(state, events)
+        if towed is not None and _attached(scratch, ship, towed):
+            events += check_hazards(scratch, towed, cells[-1], dice)
     return [*events, ShipMoved(ship=ship, path=cells, success=bool(roll.success))]
 
 
@@ -560,7 +644,7 @@ def _update(state: IronOakState, ship: ShipState, **changes: object) -> IronOakS
 
 def _moved(state: IronOakState, event: ShipMoved) -> IronOakState:
     s = state.ships[event.ship]
-    if len(event.path) < 2:  # Maneuver 0: nothing changes
+    if len(event.path) < 2 or not s.afloat:  # Maneuver 0, or sunk on the way: nothing changes
         return state
     changes: dict[str, object] = {"opposed": False}  # the Opposed −1 is spent (IO-5.1.3)
     if event.success:
@@ -580,23 +664,31 @@ def _hazard(state: IronOakState, event: HazardChecked) -> IronOakState:
     if event.effect == "fouled":
         return _update(state, s, fouled_with=(*s.fouled_with, event.hazard))
     if event.effect == "mine":
-        shields = dict(s.shields)
-        shields["WL"] = state.data.tables.damage_chart.shield_floor  # IO-5.4.3
-        state = _update(state, s, hits=s.hits + event.hits, shields=shields)
         cell: Cell = (event.cell[0], event.cell[1])
         markers: list[str] = list(state.box(cell).markers)
         if "mine" in markers:
             markers.remove("mine")
         all_markers = dict(state.markers)
         all_markers[cell_key(cell)] = tuple(markers)
-        return state.model_copy(update={"markers": all_markers})
+        state = state.model_copy(update={"markers": all_markers})
+        shields = dict(s.shields)
+        shields["WL"] = state.data.tables.damage_chart.shield_floor  # IO-5.4.3
+        hits = s.hits + event.hits
+        ships = dict(state.ships)
+        ships[s.id] = s.model_copy(update={"hits": hits, "shields": shields})
+        if s.afloat and hits >= state.card(s.id).hit_value:
+            # IO-6.2.3J: it sinks in the mine's box (a destination box is reached before its
+            # ShipMoved is folded), with gunnery's handling of markers, tows and the Hulk
+            ships[s.id] = ships[s.id].model_copy(update={"cell": cell})
+            return sink(state, s.id, ships)
+        return state.model_copy(update={"ships": ships})
     return state
 
 
 def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
     """Fold a movement event into a new state; other events (rolls) leave the state as is.
 
-    Not covered: sinking from mine hits (IO-6.2.3J) is left to the damage code.
+    A mine's hits that reach the card's hit value sink the ship (IO-5.4.3, IO-6.2.3J).
     """
     if isinstance(event, ShipMoved):
         return _moved(state, event)

@@ -211,6 +211,8 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
         if s.cell is None:
             raise IllegalCommand(f"{ship} is off the map and cannot drift", rule="IO-5.2")
         _, reason = movement.can_move(state, ship, dwf)
+        if reason == "towed":
+            raise IllegalCommand(f"{ship} is towed and moves with its tower", rule="IO-5.3")
         if reason == "stuck":
             raise IllegalCommand(f"{ship} cannot move or drift this turn", rule="IO-4.0")
     elif order == "opposing":
@@ -218,10 +220,12 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
     elif order == "cross_t":
         if command.target is None or command.kind is None:
             raise InvalidCommand("crossing the T names a target and bow_on or stern_on")
+        _started_together(state, ship, command.target, "IO-5.5")
         maneuvers.check_cross_t(state, ship, command.target, command.kind, _failed_t(state, ship))
     elif order == "ram":
         if command.target is None:
             raise InvalidCommand("a ram/spar order names its target", rule="IO-5.6")
+        _started_together(state, ship, command.target, "IO-5.6")
         maneuvers.check_ram(
             state,
             ship,
@@ -364,6 +368,9 @@ def _check_opposing(state: IronOakState, command: RevealOrder) -> None:
         raise IllegalCommand(f"{target} is not an enemy ship afloat", rule="IO-5.1.3")
     if s.cell is None or t.cell != s.cell:
         raise IllegalCommand(f"{target} is not in {ship}'s GB", rule="IO-5.1.3")
+    movable, reason = movement.can_move(state, ship, state.options.drift_when_fouled_with)
+    if not movable:
+        raise IllegalCommand(f"{ship} cannot move this turn ({reason})", rule="IO-4.0")
     crossed = any(p.ship == ship for p in state.pairs)
     for flag, what in (
         (s.anchored, "anchored"),
@@ -374,6 +381,14 @@ def _check_opposing(state: IronOakState, command: RevealOrder) -> None:
     ):
         if flag:
             raise IllegalCommand(f"{ship} is {what}", rule="IO-5.1.3")
+
+
+def _started_together(state: IronOakState, ship: str, target: str, rule: str) -> None:
+    """IO-5.5 / IO-5.6: the ship must have started its side's Order Phase in the target's GB
+    (「敵艦と同じGBで命令フェイズを始め」); in alternating play ships move in between."""
+    cells = state.order_cells.get(controller(state, ship), {})
+    if ship in cells and cells.get(ship) != cells.get(target):
+        raise IllegalCommand(f"{ship} did not start the Order Phase in {target}'s GB", rule=rule)
 
 
 def _failed_t(state: IronOakState, ship: str) -> set[str]:
@@ -472,7 +487,11 @@ def carry_out(
     if drift:
         s = scratch.ships[ship]
         _, reason = movement.can_move(scratch, ship, dwf)
-        if s.cell is not None and reason != "stuck" and not _drifted_with_group(scratch, ship):
+        if (
+            s.cell is not None
+            and reason not in ("stuck", "towed")
+            and not _drifted_with_group(scratch, ship)
+        ):
             events += maneuvers.drift(scratch, ship, dice, dwf)
         return events
     kind = order.order

@@ -28,10 +28,12 @@ from domain.rulesets.iron_oak.commands import (
 from domain.rulesets.iron_oak.data import Location, Side
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
+    HazardChecked,
     RamAftermath,
     RamResolved,
     ShipDrifted,
     ShipMoved,
+    ShipsFouled,
     SparResolved,
     UnfoulAttempted,
 )
@@ -275,7 +277,9 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
         cards = dict(state.orders)
         for ship, digest in event.seals.items():
             cards[ship] = SealedOrder(digest=digest, number=event.numbers.get(ship, 0))
-        return state.model_copy(update={"orders": cards})
+        where = {s.id: s.cell for s in state.ships.values() if s.afloat and s.cell is not None}
+        cells = {**state.order_cells, event.side: where}
+        return state.model_copy(update={"orders": cards, "order_cells": cells})
     if isinstance(event, OrderRevealed):
         cards = dict(state.orders)
         cards[event.ship] = cards[event.ship].model_copy(update={"order": event.order})
@@ -301,9 +305,12 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             update["effects"] = (*state.effects, effect)
         return state.model_copy(update=update)
     if isinstance(event, OrderCompleted):
-        return state.model_copy(
+        state = state.model_copy(
             update={"pending_move": None, "effects": (), "done": (*state.done, event.ship)}
         )
+        if state.ships[event.ship].opposed:  # IO-5.1.3: the −1 was for this, its next move
+            state = _ship(state, event.ship, opposed=False)
+        return state
     if isinstance(event, ShipAnchored):
         return _ship(state, event.ship, anchored=event.anchored)
     if isinstance(event, OpposingManeuver):
@@ -362,6 +369,8 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             update={"aftermath": (*state.aftermath, (event.ship, event.target))}
         )
     if isinstance(event, ShipMoved) and event.success and len(event.path) > 1:
+        towed = state.ships[event.ship].towing  # a towed ship moves with its tower
+        state = _escape(state, towed) if towed is not None else state
         return _escape(state, event.ship)  # moved to another GB
     if isinstance(event, EscapeAttempted) and event.success:
         return _escape(state, event.ship)
@@ -372,6 +381,13 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
         group = [event.ship, *drifter.fouled_with, drifter.towing, drifter.towed_by]
         return state.model_copy(
             update={"drifted": tuple(sorted({*state.drifted, *(g for g in group if g)}))}
+        )
+    if isinstance(event, ShipsFouled) or (
+        isinstance(event, HazardChecked) and event.effect == "fouled"
+    ):
+        fresh = {event.ship, getattr(event, "target", event.ship)}
+        return state.model_copy(
+            update={"first_fouled": tuple(s for s in state.first_fouled if s not in fresh)}
         )
     if isinstance(event, UnfoulAttempted):
         return state.model_copy(update={"first_fouled": (*state.first_fouled, event.ship)})

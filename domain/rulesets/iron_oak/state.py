@@ -99,6 +99,7 @@ class FortSectionState(_State):
     crew_damage: int = 0
     criticals: dict[str, CriticalState] = Field(default_factory=dict)
     fire: int = 0
+    smoke: Literal["none", "light", "heavy"] = "none"  # IO-3.1: forts check smoke too
     destroyed: bool = False  # IO-6.3.11: a magazine destroys the section
 
 
@@ -195,6 +196,8 @@ class IronOakState(_State):
     drifted: tuple[str, ...] = ()  # IO-5.2: ships that drifted (with their group) this turn
     aftermath: tuple[tuple[str, str], ...] = ()  # IO-5.6.5: Bow-on pairs left by a ram/spar
     level5: tuple[str, ...] = ()  # units whose fire stood at level 5 after their Status Phase
+    # IO-5.5 / IO-5.6: each ship's box when its side's Order Phase began (side -> ship -> cell)
+    order_cells: dict[Side, dict[str, Cell]] = Field(default_factory=dict)
     first_fouled: tuple[str, ...] = ()  # ships whose first fouled Order Phase has passed (IO-4.4)
     gunfire: tuple[str, ...] = ()  # IO-6.2.4: units with a Gunfire marker (night)
     deck: tuple[str, ...] = ()  # the action deck, top first

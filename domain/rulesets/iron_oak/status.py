@@ -22,7 +22,12 @@ from domain.rulesets.iron_oak.criticals import CriticalOptions
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
-from domain.rulesets.iron_oak.state import IronOakState, StatusChoice
+from domain.rulesets.iron_oak.state import (
+    FortSectionState,
+    IronOakState,
+    ShipState,
+    StatusChoice,
+)
 from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked, StatusChosen
 
 Fold = Callable[[IronOakState, DomainEvent], IronOakState]
@@ -119,22 +124,26 @@ def run_status(
             emit(criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts))
     # c) smoke removal
     smoke = scratch.data.tables.smoke
-    for ship in list(scratch.ships.values()):
-        if ship.smoke == "none" or not ship.afloat or not mine(ship.id):
+    smoking: list[ShipState | FortSectionState] = [
+        s for s in scratch.ships.values() if s.afloat and mine(s.id)
+    ]
+    smoking += [u for u in scratch.sections.values() if u.side in choices and not u.destroyed]
+    for smoker in smoking:  # ships and fort sections (IO-3.1)
+        if smoker.smoke == "none":
             continue
         roll = target_roll(
             dice,
             expression=smoke.removal_die,
             target=smoke.removal_target,
-            side=controller(scratch, ship.id),
+            side=_side(scratch, smoker.id),
             purpose="smoke removal",
             rule="IO-3.1.2",
-            subject=ship.id,
+            subject=smoker.id,
         )
         emit([roll])
         if roll.success:
-            lighter = "light" if ship.smoke == "heavy" else "none"
-            emit([SmokeChanged(ship=ship.id, smoke=lighter)])
+            lighter = "light" if smoker.smoke == "heavy" else "none"
+            emit([SmokeChanged(ship=smoker.id, smoke=lighter)])
     # d) new repair parties
     for choice in choices.values():
         for unit in choice.place:

@@ -319,6 +319,7 @@ def _section_unit(state: IronOakState, sec: FortSectionState) -> UnitView:
         "crew": card.crew,
         "criticals": _criticals(sec.criticals),
         "fire": sec.fire or None,
+        "smoke": None if sec.smoke == "none" else sec.smoke,
         "level5_fire": _flag(sec.id in state.level5),
         "gunfire": _flag(sec.id in state.gunfire),
         "guns": _join(f"{i}: {g.name} {g.dice}" for i, g in enumerate(card.guns)),
