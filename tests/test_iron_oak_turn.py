@@ -1396,3 +1396,23 @@ def test_io_5_6_the_attacker_must_have_started_the_order_phase_in_the_targets_bo
     )
     ram = reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"])
     refused(s, "CSA", ram, IllegalCommand, "IO-5.6")
+
+
+def test_io_5_4_a_ship_leaving_the_map_checks_the_box_it_leaves_first() -> None:
+    """IO-5.4 (移動元: the box moved from) with IO-5.1.5: leaving the map, the ship first checks
+    the hazards of its box; grounding there keeps it on the map and no exit roll is made."""
+    scen = scenario(at={"virginia": (2, 4)})
+    scen["boxes"] = [b for b in scen["boxes"] if b["cell"] != [2, 4]] + [
+        {"cell": [2, 4], "depth": 1}
+    ]
+    s = new_game(scen)
+    play_until(s, "orders", "CSA")
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "maneuver_1"}))
+    submit(s, "CSA", reveal(s.state.rules, "virginia", path=[[2, 4]], exit=True))
+    new = submit(s, "USA", {"type": "respond_movement"}, Rigged(s, 1, 6, 6))
+    purposes = [f.payload["purpose"] for f in new if f.topic == "wake.DiceRolled/1"]
+    assert purposes == ["shallows"]
+    [crossed] = events(new, "MapEdgeCrossed")
+    assert crossed["success"] is False
+    ship = s.state.rules.ships["virginia"]
+    assert (ship.status, ship.cell, ship.aground) == ("active", (2, 4), True)

@@ -612,15 +612,25 @@ def _cross_edge(
     state: IronOakState, ship: str, cell: Cell, entering: bool, dice: DiceSource
 ) -> list[DomainEvent]:
     """IO-5.1.5: enter the map (stopping in the first GB) or leave it: the Movement Chart dice
-    against the Movement Opposition table's enter/exit dice; then the entry GB's hazards."""
+    against the Movement Opposition table's enter/exit dice; then the entry GB's hazards. A
+    ship leaving checks the hazards of the box it leaves first (IO-5.4, 移動元); one that ends
+    the move keeps it on the map with no movement roll."""
+    from domain.rulesets.iron_oak.rules import evolve
+
     s = state.ships[ship]
     opposition = state.data.tables.movement_opposition
     edge: Edge
+    events: list[DomainEvent] = []
     if entering:
         assert s.edge is not None
         edge = s.edge
     else:
         edge = retire_edge(state, ship) or state.scenario.exit[s.side]
+        events = list(movement.check_hazards(state, ship, cell, dice))
+        state = _fold_all(state, events, evolve)
+        if any(getattr(e, "ends_move", False) for e in events) or not state.ships[ship].afloat:
+            stay = MapEdgeCrossed(ship=ship, entering=False, cell=cell, edge=edge, success=False)
+            return [*events, stay]
     roll = opposed_roll(
         dice,
         actor=state.card(ship).movement_dice(s.hits),
@@ -636,10 +646,8 @@ def _cross_edge(
     crossed = MapEdgeCrossed(
         ship=ship, entering=entering, cell=cell, edge=edge, success=bool(roll.success)
     )
-    events: list[DomainEvent] = [roll, crossed]
+    events += [roll, crossed]
     if entering and roll.success:
-        from domain.rulesets.iron_oak.rules import evolve
-
         events += movement.check_hazards(evolve(state, crossed), ship, cell, dice)
     return events
 
