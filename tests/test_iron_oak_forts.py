@@ -497,3 +497,28 @@ def test_io_3_1_fort_smoke_spoils_its_fire_and_clears_in_the_status_phase() -> N
     for event in events:
         after = evolve(after, event)
     assert after.sections[WATER].smoke == "light"
+
+
+def test_io_3_1_1_a_fort_section_takes_a_repair_party_and_repairs() -> None:
+    """IO-3.1.1 ("a unit" may place a repair party, forts included): a fort section with an
+    Armament critical gets a party at the end of its side's Status Phase, fires at −2 while
+    it is there, and at the next Status Phase the party repairs (d10d4 vs d10; −4 → −2)."""
+    from domain.rulesets.iron_oak.rules import evolve
+    from domain.rulesets.iron_oak.state import CriticalState, StatusChoice
+    from domain.rulesets.iron_oak.status import run_status
+
+    armament = {"armament": CriticalState(name="armament", count=2, level=-4)}
+    state = game(sections={WATER: {"criticals": armament}})
+    placed = run_status(state, {"CSA": StatusChoice(place=(WATER,))}, FixedDice([]), evolve)
+    after = state
+    for event in placed:
+        after = evolve(after, event)
+    assert after.sections[WATER].repair_party
+    mods = gunnery.gunnery_modifiers(after, WATER, 0, "hartford", "medium")
+    assert (DATA.tables.modifiers.repair_party, "IO-3.1.1") in [(m.value, m.rule) for m in mods]
+    repaired = run_status(after, {"CSA": StatusChoice()}, FixedDice([9, 3, 2]), evolve)
+    [roll] = rolls(repaired, "repair armament")
+    assert roll.success and roll.subject == WATER
+    for event in repaired:
+        after = evolve(after, event)
+    assert after.sections[WATER].criticals["armament"].level == -2

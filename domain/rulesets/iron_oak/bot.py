@@ -116,7 +116,8 @@ def _deal(state: IronOakState) -> Deal:
 
 def _status(state: IronOakState, side: Side) -> Status:
     place = []
-    for ship in under_command(state, side):
+    forts = [u.id for u in state.sections.values() if u.side == side and not u.destroyed]
+    for ship in [*under_command(state, side), *forts]:
         if repair_target(state, ship) is None:
             continue
         try:

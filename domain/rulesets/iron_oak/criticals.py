@@ -66,6 +66,7 @@ from domain.rulesets.iron_oak.gunnery import (
     effective_side,
     fort_section_card,
     full_crew,
+    guns_of,
     opponent_of,
     sink,
     unit,
@@ -777,23 +778,28 @@ def ram_modifiers(state: IronOakState, ship_id: str) -> list[Modifier]:
 
 
 def check_repair_party(state: IronOakState, ship_id: str) -> None:
-    """IO-3.1.1: a unit may place a repair party if it is not at full crew damage, has none and
-    is not captured (and is afloat). Raises IllegalCommand otherwise."""
-    ship = _ship(state, ship_id)
-    if not ship.afloat:
-        raise IllegalCommand(f"{ship_id} is not afloat", rule="IO-3.1.1")
-    if ship.status == "captured" or ship.captured_by is not None:
-        raise IllegalCommand(f"{ship_id} has been captured", rule="IO-3.1.1")
-    if ship.repair_party:
+    """IO-3.1.1: a unit (ship or fort section) may place a repair party if it is not at full
+    crew damage, has none and is not captured (and is afloat / not destroyed). Raises
+    IllegalCommand otherwise."""
+    u = unit(state, ship_id)
+    if isinstance(u, FortSectionState):
+        if u.destroyed:
+            raise IllegalCommand(f"{ship_id} is destroyed", rule="IO-3.1.1")
+    else:
+        if not u.afloat:
+            raise IllegalCommand(f"{ship_id} is not afloat", rule="IO-3.1.1")
+        if u.status == "captured" or u.captured_by is not None:
+            raise IllegalCommand(f"{ship_id} has been captured", rule="IO-3.1.1")
+    if u.repair_party:
         raise IllegalCommand(f"{ship_id} already has a repair party", rule="IO-3.1.1")
-    if ship.crew_damage >= state.card(ship_id).crew.full:
+    if u.crew_damage >= full_crew(state, ship_id):
         raise IllegalCommand(f"{ship_id} is at full crew damage", rule="IO-3.1.1")
 
 
 def repair_target(state: IronOakState, ship_id: str) -> str | None:
     """The repairable critical a party attempts by default: the first in :data:`REPAIR_ORDER`."""
-    ship = _ship(state, ship_id)
-    return next((name for name in REPAIR_ORDER if name in ship.criticals), None)
+    u = unit(state, ship_id)
+    return next((name for name in REPAIR_ORDER if name in u.criticals), None)
 
 
 def repair_attempt(
@@ -808,19 +814,20 @@ def repair_attempt(
     Raises:
         IllegalCommand (IO-3.1.1): no repair party, no (such) repairable critical, not afloat.
     """
-    ship = _ship(state, ship_id)
-    if not ship.afloat or not ship.repair_party:
+    ship = unit(state, ship_id)
+    gone = ship.destroyed if isinstance(ship, FortSectionState) else not ship.afloat
+    if gone or not ship.repair_party:
         raise IllegalCommand(f"{ship_id} has no repair party", rule="IO-3.1.1")
     name = critical if critical is not None else repair_target(state, ship_id)
     if name is None or name not in REPAIRABLE_CRITICALS or name not in ship.criticals:
         what = f"no repairable {name} critical" if critical else "no repairable critical"
         raise IllegalCommand(f"{ship_id} has {what}", rule="IO-3.1.1")
     tables = state.data.tables
-    card = state.card(ship_id)
+    quality = "regular" if isinstance(ship, FortSectionState) else state.card(ship_id).quality
     mods: list[Modifier] = []
-    if card.quality == "elite":
+    if quality == "elite":
         mods.append(Modifier(tables.modifiers.elite_repair, "IO-3.1.1", "elite crew"))
-    if card.quality == "green":
+    if quality == "green":
         mods.append(Modifier(tables.modifiers.green_repair, "IO-3.1.1", "green crew"))
     roll = opposed_roll(
         dice,
@@ -837,7 +844,7 @@ def repair_attempt(
         return [roll]
     level = ship.criticals[name].level
     if name == "armament":
-        steps = ARMAMENT_LIMITED_STEPS if all_limited(card.guns) else ARMAMENT_STEPS
+        steps = ARMAMENT_LIMITED_STEPS if all_limited(guns_of(state, ship_id)) else ARMAMENT_STEPS
         if level <= steps[-1]:
             return [roll, CriticalRepaired(unit=ship_id, name=name, removed=False, level=steps[0])]
     return [roll, CriticalRepaired(unit=ship_id, name=name, removed=True)]
@@ -937,11 +944,14 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
             full = full_crew(state, u.id)
             crew = min(full, u.crew_damage + event.crew_loss)
             update["crew_damage"] = crew
-            if isinstance(u, ShipState):
-                if crew >= full:
-                    update["repair_party"] = False
-                if crew >= state.card(u.id).crew.heavy and u.status == "active":
-                    update["status"] = "retiring"
+            if crew >= full:
+                update["repair_party"] = False
+            if (  # IO-6.2.3G/H: a ship at heavy crew damage retires
+                isinstance(u, ShipState)
+                and crew >= state.card(u.id).crew.heavy
+                and u.status == "active"
+            ):
+                update["status"] = "retiring"
         if event.fire is not None:
             update["fire"] = event.fire
         if event.destroys and isinstance(u, FortSectionState):

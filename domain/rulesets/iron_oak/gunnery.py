@@ -398,7 +398,7 @@ def gunnery_modifiers(
         add(mods.bow_on, "IO-5.5.1", f"{target} is Bow-on to {firer}")
     if theirs == "stern_on":
         add(mods.stern_on, "IO-5.5.2", f"{target} is Stern-on to {firer}")
-    if isinstance(a, ShipState) and a.repair_party:
+    if a.repair_party:  # ships and fort sections (IO-3.1.1)
         add(mods.repair_party, "IO-3.1.1", f"{firer} has a repair party")
     penalty = armament_penalty(state, firer, section)
     if penalty:

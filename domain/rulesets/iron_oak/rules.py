@@ -259,6 +259,12 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             }
         )
     if isinstance(event, RepairParty):
+        if event.unit in state.sections:  # a fort section's party (IO-3.1.1)
+            sections = dict(state.sections)
+            sections[event.unit] = sections[event.unit].model_copy(
+                update={"repair_party": event.placed}
+            )
+            return state.model_copy(update={"sections": sections})
         return _ship(state, event.unit, repair_party=event.placed)
     if isinstance(event, StatusChosen):
         choice = StatusChoice(

@@ -100,6 +100,7 @@ class FortSectionState(_State):
     criticals: dict[str, CriticalState] = Field(default_factory=dict)
     fire: int = 0
     smoke: Literal["none", "light", "heavy"] = "none"  # IO-3.1: forts check smoke too
+    repair_party: bool = False  # IO-3.1.1: "a unit" may place one, forts included
     destroyed: bool = False  # IO-6.3.11: a magazine destroys the section
 
 

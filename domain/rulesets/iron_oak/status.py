@@ -16,7 +16,7 @@ from domain.chance import target_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak import criticals
+from domain.rulesets.iron_oak import criticals, gunnery
 from domain.rulesets.iron_oak.commands import Status
 from domain.rulesets.iron_oak.criticals import CriticalOptions
 from domain.rulesets.iron_oak.data import Side
@@ -43,24 +43,24 @@ def critical_options(state: IronOakState) -> CriticalOptions:
     )
 
 
-def _own_ship(state: IronOakState, side: Side, unit: str, rule: str) -> None:
-    if unit not in state.ships:
-        raise InvalidCommand(f"no ship {unit!r}", rule=rule)
-    if controller(state, unit) != side:
-        raise IllegalCommand(f"{unit} is not a {side} ship", rule=rule)
+def _own_unit(state: IronOakState, side: Side, unit: str, rule: str) -> bool:
+    """Check ``unit`` is a ship or fort section of ``side``; return whether it has a party."""
+    if unit not in state.ships and unit not in state.sections:
+        raise InvalidCommand(f"no ship or fort section {unit!r}", rule=rule)
+    if _side(state, unit) != side:
+        raise IllegalCommand(f"{unit} is not a {side} unit", rule=rule)
+    return gunnery.unit(state, unit).repair_party
 
 
 def _check_choices(state: IronOakState, side: Side, choice: StatusChoice) -> None:
     for unit in choice.withdraw:
-        _own_ship(state, side, unit, "IO-3.1.1")
-        if not state.ships[unit].repair_party:
+        if not _own_unit(state, side, unit, "IO-3.1.1"):
             raise IllegalCommand(f"{unit} has no repair party to withdraw", rule="IO-3.1.1")
     for unit in choice.repair:
-        _own_ship(state, side, unit, "IO-3.1.1")
-        if not state.ships[unit].repair_party or unit in choice.withdraw:
+        if not _own_unit(state, side, unit, "IO-3.1.1") or unit in choice.withdraw:
             raise IllegalCommand(f"{unit} has no repair party to repair with", rule="IO-3.1.1")
     for unit in choice.place:
-        _own_ship(state, side, unit, "IO-3.1.1")
+        _own_unit(state, side, unit, "IO-3.1.1")
         if unit not in choice.withdraw:
             criticals.check_repair_party(state, unit)
 
@@ -107,12 +107,15 @@ def run_status(
     # a) withdrawals, then each remaining party's repair attempt
     for choice in choices.values():
         emit([RepairParty(unit=u, placed=False) for u in choice.withdraw])
-    for ship in list(scratch.ships.values()):
-        if ship.repair_party and ship.afloat and mine(ship.id):
-            wanted = choices[controller(scratch, ship.id)].repair.get(ship.id)
-            if wanted is None and criticals.repair_target(scratch, ship.id) is None:
-                continue
-            emit(criticals.repair_attempt(scratch, ship.id, dice, wanted))
+    parties = [s.id for s in scratch.ships.values() if s.afloat and mine(s.id)]
+    parties += [u.id for u in scratch.sections.values() if u.side in choices and not u.destroyed]
+    for uid in parties:  # ships and fort sections (IO-3.1.1 "a unit")
+        if not gunnery.unit(scratch, uid).repair_party or not _afloat(scratch, uid):
+            continue
+        wanted = choices[_side(scratch, uid)].repair.get(uid)
+        if wanted is None and criticals.repair_target(scratch, uid) is None:
+            continue
+        emit(criticals.repair_attempt(scratch, uid, dice, wanted))
     # b) fires, level 5 first (IO-3.1, IO-9.3.1)
     opts = critical_options(state)
     units = [s.id for s in scratch.ships.values() if s.afloat and mine(s.id)]
@@ -147,7 +150,7 @@ def run_status(
     # d) new repair parties
     for choice in choices.values():
         for unit in choice.place:
-            if scratch.ships[unit].afloat:
+            if _afloat(scratch, unit):
                 criticals.check_repair_party(scratch, unit)
                 emit([RepairParty(unit=unit, placed=True)])
     for side in choices:

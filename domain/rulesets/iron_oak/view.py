@@ -320,6 +320,7 @@ def _section_unit(state: IronOakState, sec: FortSectionState) -> UnitView:
         "criticals": _criticals(sec.criticals),
         "fire": sec.fire or None,
         "smoke": None if sec.smoke == "none" else sec.smoke,
+        "repair_party": _flag(sec.repair_party),
         "level5_fire": _flag(sec.id in state.level5),
         "gunfire": _flag(sec.id in state.gunfire),
         "guns": _join(f"{i}: {g.name} {g.dice}" for i, g in enumerate(card.guns)),
