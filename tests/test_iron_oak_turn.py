@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Iterable
 from importlib import resources
 from typing import Any
@@ -1416,3 +1417,34 @@ def test_io_5_4_a_ship_leaving_the_map_checks_the_box_it_leaves_first() -> None:
     assert crossed["success"] is False
     ship = s.state.rules.ships["virginia"]
     assert (ship.status, ship.cell, ship.aground) == ("active", (2, 4), True)
+
+
+@pytest.mark.parametrize("mode", ["standard", "alternating"])
+@pytest.mark.parametrize("name", ["hampton_roads", "mobile_bay_gauntlet", "wassaw_sound"])
+def test_io_4_0_random_order_cards_never_lock_the_game(name: str, mode: str) -> None:
+    """IO-4.0 / IO-3.2: whatever order cards a side seals (random kinds here), every card can be
+    revealed — carried out, or drifted when it cannot be — and the game reaches its end."""
+    from domain.rulesets.iron_oak import bot
+    from domain.rulesets.iron_oak.commands import ORDER_KINDS, AssignOrders
+    from domain.rulesets.iron_oak.orders import bot_salt
+
+    rng = random.Random(f"{name}{mode}")
+    s = new_game(scenario(name), mode=mode, seed=11)
+    for _ in range(4000):
+        rules = s.state.rules
+        if s.state.result is not None:
+            break
+        side = s.state.ruleset.to_act(rules)[0]
+        command = bot.bot_command(rules, side)
+        assert command is not None, (rules.phase, side)
+        if isinstance(command, AssignOrders):
+            seals = {
+                ship: seal(
+                    order_content(ship, rules.turn, rng.choice(ORDER_KINDS)),
+                    bot_salt(rules, ship),
+                ).digest
+                for ship in command.seals
+            }
+            command = AssignOrders(seals=seals, numbers=command.numbers)
+        submit(s, side, command.model_dump(mode="json"))
+    assert s.state.result is not None

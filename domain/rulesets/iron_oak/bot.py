@@ -38,6 +38,7 @@ from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
     MOVES,
     bot_salt,
+    candidate_details,
     check_order,
     edge_cell,
     order_content,
@@ -242,7 +243,8 @@ def _reveal(state: IronOakState, side: Side) -> RevealOrder | None:
         return None
     order = own_order(state, ship)
     salt = bot_salt(state, ship)
-    for candidate in _details(state, ship, order):
+    # its preferred ways first, then any legal way (only an impossible order may drift, IO-4.0)
+    for candidate in [*_details(state, ship, order), *candidate_details(state, ship, order)]:
         command = RevealOrder(ship=ship, order=order, salt=salt, **candidate)
         try:
             check_order(state, command)
