@@ -140,10 +140,6 @@ def _enemies(state: IronOakState, side: Side) -> list[str]:
     ]
 
 
-def _distance(a: Cell, b: Cell) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def plan_order(state: IronOakState, ship: str) -> str:
     """The order card the bot puts on ``ship`` in the Order Phase."""
     s = state.ships[ship]
@@ -183,7 +179,7 @@ def plan_order(state: IronOakState, ship: str) -> str:
     goal = _goal(state, ship)
     if goal is None:
         return "maneuver_0"
-    gap = _distance(s.cell, goal)
+    gap = movement.board(state).distance(s.cell, goal)
     if gap >= 2 and s.towing is None:
         return "maneuver_2"
     return "maneuver_1" if gap >= 1 else "maneuver_0"
@@ -202,7 +198,7 @@ def _goal(state: IronOakState, ship: str) -> Cell | None:
     cells = [c for c in targets if c is not None]
     if not cells:
         return None
-    return min(cells, key=lambda c: (_distance(s.cell, c), c))  # type: ignore[arg-type]
+    return min(cells, key=lambda c: (movement.board(state).distance(s.cell, c), c))  # type: ignore[arg-type]
 
 
 def _orders(state: IronOakState, side: Side) -> AssignOrders:
@@ -256,6 +252,7 @@ def _reveal(state: IronOakState, side: Side) -> RevealOrder | None:
 
 def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]:
     s = state.ships[ship]
+    gb = movement.board(state)  # distances on the grid of boxes
     side = controller(state, ship)
     if order in ("anchor", "weigh", "refloat", "unfoul", "drift"):
         return [{}]
@@ -277,7 +274,11 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
         enemy = _enemies(state, side)
         goal = state.ships[enemy[0]].cell if enemy else None
         edge_cells.sort(
-            key=lambda c: (_hazard(state, ship, c), _distance(c, goal) if goal else 0, c)
+            key=lambda c: (
+                _hazard(state, ship, c),
+                gb.distance(c, goal) if goal else 0,
+                c,
+            )
         )
         return [{"path": [c]} for c in edge_cells]
     maneuver = MOVES.index(order)
@@ -292,7 +293,13 @@ def _details(state: IronOakState, ship: str, order: str) -> list[dict[str, Any]]
     if edge is not None:
         goal = edge_cell(state, s.cell, edge)
     if goal is not None:
-        found.sort(key=lambda p: (_distance(p[-1], goal), _hazard(state, ship, p[-1]), p))
+        found.sort(
+            key=lambda p: (
+                gb.distance(p[-1], goal),
+                _hazard(state, ship, p[-1]),
+                p,
+            )
+        )
     out += [{"path": p} for p in found]
     return out
 

@@ -22,7 +22,7 @@ from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.movement import heavily_damaged
-from domain.rulesets.iron_oak.orders import follow_criticals
+from domain.rulesets.iron_oak.orders import fold_all, follow_criticals
 from domain.rulesets.iron_oak.sequence import controller, other
 from domain.rulesets.iron_oak.state import IronOakState
 from domain.rulesets.iron_oak.turn_events import (
@@ -121,13 +121,7 @@ def decide_respond(
             played(side, card, target.firer, "opponent", section=target.section),
             FireCancelled(firer=target.firer, section=target.section),
         ]
-    return events + resolve_all(_folded(state, events, fold), dice, fold, cancelled)
-
-
-def _folded(state: IronOakState, events: list[DomainEvent], fold: Fold) -> IronOakState:
-    for event in events:
-        state = fold(state, event)
-    return state
+    return events + resolve_all(fold_all(state, events, fold), dice, fold, cancelled)
 
 
 def resolve_all(
@@ -151,7 +145,7 @@ def resolve_all(
             scratch, fire.firer, fire.section, fire.target, dice, opts, plunging=fire.plunging
         )
         new = follow_criticals(scratch, new, dice, fold)
-        scratch = _folded(scratch, new, fold)
+        scratch = fold_all(scratch, new, fold)
         events += new
         fired.append(fire.firer)
         strike = any(

@@ -80,7 +80,7 @@ def _other(side: Side) -> Side:
     return "USA" if side == "CSA" else "CSA"
 
 
-def _board(state: IronOakState) -> GridBoard:
+def board(state: IronOakState) -> GridBoard:
     grid = state.scenario.grid
     return GridBoard(columns=grid.columns, rows=grid.rows)
 
@@ -235,19 +235,19 @@ def check_path(
             f"{ship} is towing {s.towing} and cannot use Maneuver 2", rule="IO-5.3"
         )
     rule = "IO-5.1.5" if maneuver == 1 else "IO-5.1.6"
-    board = _board(state)
+    grid = board(state)
     if len(cells) != maneuver + 1:
         raise IllegalCommand(
             f"Maneuver {maneuver} takes exactly {maneuver} step(s), the path has {len(cells) - 1}",
             rule=rule,
         )
-    problem = board.validate_path(cells, max_steps=maneuver, max_diagonals=1)
+    problem = grid.validate_path(cells, max_steps=maneuver, max_diagonals=1)
     if problem is not None:
         raise IllegalCommand(f"{ship}: {problem}", rule=rule)
-    if maneuver == 2 and board.distance(cells[0], cells[-1]) != 2:
+    if maneuver == 2 and grid.distance(cells[0], cells[-1]) != 2:
         raise IllegalCommand(
             f"{ship}: Maneuver 2 must end two boxes away; {cells[-1]} is "
-            f"{board.distance(cells[0], cells[-1])} from {cells[0]}",
+            f"{grid.distance(cells[0], cells[-1])} from {cells[0]}",
             rule=rule,
         )
     for i in range(1, len(cells)):
@@ -265,7 +265,7 @@ def check_path(
             return any(_side(o) != side for o in state.ships_in(cell))
 
         for i in range(1, len(cells)):
-            if board.diagonal_squeeze(cells[i - 1], cells[i], enemy_at):
+            if grid.diagonal_squeeze(cells[i - 1], cells[i], enemy_at):
                 raise IllegalCommand(
                     f"{ship}: step {i} {cells[i - 1]}->{cells[i]} squeezes diagonally between "
                     f"two boxes holding enemy ships",

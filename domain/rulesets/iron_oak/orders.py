@@ -461,10 +461,7 @@ def decide_respond(
     if side != other(controller(state, pending.ship)):
         raise NotYourTurn("the opponent of the moving ship plays here", rule="IO-3.3.1")
     events = _card_plays(state, side, pending.ship, command.cards, own=False)
-    scratch = state
-    for event in events:
-        scratch = fold(scratch, event)
-    events += carry_out(scratch, pending, dice, fold)
+    events += carry_out(fold_all(state, events, fold), pending, dice, fold)
     return [*events, OrderCompleted(ship=pending.ship)]
 
 
@@ -477,13 +474,13 @@ def carry_out(
     events: list[DomainEvent] = []
     if order.attach is not None:
         events += maneuvers.attach_tow(state, ship, order.attach)
-    scratch = _fold_all(state, events, fold)
+    scratch = fold_all(state, events, fold)
     drift = order.drift or order.order == "drift"
     check = [e for e in scratch.effects if e.unit == ship and e.use == "drift_check"]
     if check and not drift:
         events += _drift_check(scratch, ship, check[0].card, dice)
         drift = not cast(DriftCheck, events[-1]).passed
-        scratch = _fold_all(state, events, fold)
+        scratch = fold_all(state, events, fold)
     if drift:
         s = scratch.ships[ship]
         _, reason = movement.can_move(scratch, ship, dwf)
@@ -543,7 +540,7 @@ def carry_out(
     maneuver = cast(movement.Maneuver, MOVES.index(kind))
     new = movement.resolve_move(scratch, ship, list(order.path), maneuver, dice, dwf)
     if maneuver == 0 and any(ship in (p.ship, p.other) for p in scratch.pairs):
-        new += _escape_t(_fold_all(scratch, new, fold), ship, dice)
+        new += _escape_t(fold_all(scratch, new, fold), ship, dice)
     return events + new
 
 
@@ -568,7 +565,8 @@ def _escape_t(state: IronOakState, ship: str, dice: DiceSource) -> list[DomainEv
     return [roll, EscapeAttempted(ship=ship, success=bool(roll.success))]
 
 
-def _fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:
+def fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:
+    """``state`` with ``events`` applied in order (a scratch state inside ``decide``)."""
     for event in events:
         state = fold(state, event)
     return state
@@ -627,7 +625,7 @@ def _cross_edge(
     else:
         edge = retire_edge(state, ship) or state.scenario.exit[s.side]
         events = list(movement.check_hazards(state, ship, cell, dice))
-        state = _fold_all(state, events, evolve)
+        state = fold_all(state, events, evolve)
         if any(getattr(e, "ends_move", False) for e in events) or not state.ships[ship].afloat:
             stay = MapEdgeCrossed(ship=ship, entering=False, cell=cell, edge=edge, success=False)
             return [*events, stay]

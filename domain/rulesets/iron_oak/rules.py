@@ -37,7 +37,7 @@ from domain.rulesets.iron_oak.events import (
     SparResolved,
     UnfoulAttempted,
 )
-from domain.rulesets.iron_oak.sequence import SIDES, advance, controller, to_act
+from domain.rulesets.iron_oak.sequence import SIDES, advance, controller, movers_left, to_act
 from domain.rulesets.iron_oak.state import (
     CardEffect,
     FireOrder,
@@ -133,24 +133,12 @@ def _step_done(state: IronOakState, events: Sequence[DomainEvent]) -> bool:
     if any(isinstance(e, GameEnded | StepBegan) for e in events):
         return False
     if state.phase == "movement":
-        after = state
-        for event in events:
-            after = evolve(after, event)
-        return after.pending_move is None and not _orders_left(after)
+        after = orders.fold_all(state, events, evolve)
+        return after.pending_move is None and not movers_left(after)
     if state.phase == "gunnery":
         declared = [e for e in events if isinstance(e, FireDeclared)]
         return not declared or not declared[0].fires
     return True
-
-
-def _orders_left(state: IronOakState) -> bool:
-    side = state.active
-    return any(
-        ship not in state.done
-        and state.ships[ship].afloat
-        and (side is None or controller(state, ship) == side)
-        for ship in state.orders
-    )
 
 
 # --------------------------------------------------------------------------- victory (IO-3.5)

@@ -47,7 +47,7 @@ def _own_unit(state: IronOakState, side: Side, unit: str, rule: str) -> bool:
     """Check ``unit`` is a ship or fort section of ``side``; return whether it has a party."""
     if unit not in state.ships and unit not in state.sections:
         raise InvalidCommand(f"no ship or fort section {unit!r}", rule=rule)
-    if _side(state, unit) != side:
+    if controller(state, unit) != side:
         raise IllegalCommand(f"{unit} is not a {side} unit", rule=rule)
     return gunnery.unit(state, unit).repair_party
 
@@ -112,7 +112,7 @@ def run_status(
     for uid in parties:  # ships and fort sections (IO-3.1.1 "a unit")
         if not gunnery.unit(scratch, uid).repair_party or not _afloat(scratch, uid):
             continue
-        wanted = choices[_side(scratch, uid)].repair.get(uid)
+        wanted = choices[controller(scratch, uid)].repair.get(uid)
         if wanted is None and criticals.repair_target(scratch, uid) is None:
             continue
         emit(criticals.repair_attempt(scratch, uid, dice, wanted))
@@ -138,7 +138,7 @@ def run_status(
             dice,
             expression=smoke.removal_die,
             target=smoke.removal_target,
-            side=_side(scratch, smoker.id),
+            side=controller(scratch, smoker.id),
             purpose="smoke removal",
             rule="IO-3.1.2",
             subject=smoker.id,
@@ -157,14 +157,10 @@ def run_status(
         level5 = [
             u
             for u in units
-            if _side(scratch, u) == side and _afloat(scratch, u) and _fire(scratch, u) == 5
+            if controller(scratch, u) == side and _afloat(scratch, u) and _fire(scratch, u) == 5
         ]
         emit([StatusChecked(side=side, level5=level5)])
     return events
-
-
-def _side(state: IronOakState, unit: str) -> Side:
-    return controller(state, unit) if unit in state.ships else state.sections[unit].side
 
 
 def _fire(state: IronOakState, unit: str) -> int:
