@@ -7,7 +7,7 @@ so modules can move without breaking stores. Snapshots store the state as plain 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
@@ -76,21 +76,26 @@ class Game(Aggregate):
                 head=body["head"],
                 result=GameEnded.model_validate(body["result"]) if body["result"] else None,
             )
-            game = object.__new__(cls)
-            game.__dict__.update(
-                {
-                    "_id": self.originator_id,
-                    "_version": self.originator_version,
-                    "_created_on": self.timestamp,
-                    "_modified_on": self.timestamp,
-                    "_pending_events": [],
-                    "state": state,
-                }
-            )
-            return game
+            return cls.restore(self.originator_id, self.originator_version, state, self.timestamp)
 
     def __init__(self, header: dict[str, Any]) -> None:
         self.state = new_game(GameHeader.model_validate(header))
+
+    @classmethod
+    def restore(cls, game_id: UUID, version: int, state: GameState, timestamp: datetime) -> Game:
+        """The aggregate at ``version`` with a state folded elsewhere (snapshot, lean rows)."""
+        game = object.__new__(cls)
+        game.__dict__.update(
+            {
+                "_id": game_id,
+                "_version": version,
+                "_created_on": timestamp,
+                "_modified_on": timestamp,
+                "_pending_events": [],
+                "state": state,
+            }
+        )
+        return game
 
     @classmethod
     def start(cls, header: GameHeader) -> Game:
@@ -118,11 +123,3 @@ class Game(Aggregate):
 # Nested snapshot classes are not registered by the aggregate's metaclass; register the explicit
 # topic at import so a fresh process can read snapshots written by another.
 register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
-
-
-def project_game(aggregate: Game | None, events: Iterable[Any]) -> Game | None:
-    """Fold stored events into a game; the library's default projector checks a runtime
-    protocol with ``isinstance`` on every event, which costs more than applying most facts."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate

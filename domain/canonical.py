@@ -6,12 +6,16 @@ import hashlib
 import json
 from typing import Any
 
+# one encoder for every call: json.dumps with options builds a new encoder each time, which
+# costs as much as encoding a small payload (replay digests every event)
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
 
 def canonical_json(obj: Any) -> bytes:
     """Serialise ``obj`` deterministically: sorted keys, no whitespace, UTF-8."""
-    return json.dumps(
-        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    return _ENCODER.encode(obj).encode("utf-8")
 
 
 def sha256_hex(*parts: bytes) -> str:

@@ -8,8 +8,9 @@ end of turn) rather than as the direct answer to an order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -40,6 +41,8 @@ class EventRegistry:
 
     def __init__(self, classes: Iterable[type[DomainEvent]] = ()) -> None:
         self._by_topic: dict[str, type[DomainEvent]] = {}
+        # the compiled validators, called directly: replay decodes every stored event
+        self._validate: dict[str, Callable[[Any], DomainEvent]] = {}
         for cls in classes:
             self.register(cls)
 
@@ -50,6 +53,7 @@ class EventRegistry:
         if cls.TOPIC in self._by_topic and self._by_topic[cls.TOPIC] is not cls:
             raise ValueError(f"topic {cls.TOPIC!r} is already registered")
         self._by_topic[cls.TOPIC] = cls
+        self._validate[cls.TOPIC] = cls.__pydantic_validator__.validate_python
 
     def merged(self, other: EventRegistry) -> EventRegistry:
         """A registry holding both sets of topics."""
@@ -67,11 +71,11 @@ class EventRegistry:
         Raises:
             RecordError: unknown topic or a payload that does not fit the event.
         """
-        cls = self._by_topic.get(topic)
-        if cls is None:
+        validate = self._validate.get(topic)
+        if validate is None:
             raise RecordError(f"unknown event topic {topic!r}")
         try:
-            return cls.model_validate(payload)
+            return validate(payload)
         except ValidationError as exc:
             raise RecordError(f"event {topic!r} has an invalid payload: {exc}") from exc
 
@@ -159,9 +163,20 @@ ENGINE_EVENTS = EventRegistry([CommandIssued, DiceRolled, GameEnded])
 
 def dice_end(event: DomainEvent) -> int | None:
     """Index of the next die after a chance event, or None if the event threw no dice."""
-    if isinstance(event, DiceRolled):
-        used = len(event.roll.faces) + (len(event.opposed_by.faces) if event.opposed_by else 0)
-        return event.first_die + used
+    cls = type(event)
+    if cls is DiceRolled:
+        roll = cast(DiceRolled, event)
+        used = len(roll.roll.faces) + (len(roll.opposed_by.faces) if roll.opposed_by else 0)
+        return roll.first_die + used
     # other chance events (a card shuffle) say where their dice ended
-    end = getattr(event, "next_die", None)
-    return end if isinstance(end, int) else None
+    if _says_next_die(cls):
+        end = getattr(event, "next_die", None)
+        return end if isinstance(end, int) else None
+    return None
+
+
+@cache
+def _says_next_die(cls: type[DomainEvent]) -> bool:
+    # asked per class: a failed attribute lookup on a pydantic model is slow, and replay asks
+    # this of every event
+    return "next_die" in cls.model_fields

@@ -6,7 +6,8 @@ readers tailing the log. Both serialise every writer, even writers to different 
 the notification log only to enumerate games (a gap-tolerant query), never as an ordered feed, so
 ``GamesRecorder`` drops the table lock and the NOTIFY. Writers to the same game are still kept
 apart by the unique (game, version) key: the loser gets an IntegrityError and retries on fresh
-state. ``?locking=table`` in the store URL restores the library's behaviour.
+state. ``?locking=table`` in the store URL restores the library's behaviour. Both recorders
+read rows lean (``domain.recorders``).
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import get_topic
 
 from domain.errors import StoreError
+from domain.recorders import PostgresLeanRows
 
 DEFAULT_SCHEMA = "public"
 
 
-class GamesRecorder(PostgresApplicationRecorder):
+class GamesRecorder(PostgresLeanRows):
     """Application recorder without the table lock and NOTIFY (see module docstring)."""
 
     def _lock_table(self, curs: Any) -> None:
@@ -70,8 +71,8 @@ def postgres_env(location: str) -> dict[str, str]:
         "POSTGRES_CONNECT_TIMEOUT": "10",
         "POSTGRES_LOCK_TIMEOUT": "10",
     }
-    if locking == "none":
-        env["APPLICATION_RECORDER_TOPIC"] = get_topic(GamesRecorder)
+    recorder = GamesRecorder if locking == "none" else PostgresLeanRows
+    env["APPLICATION_RECORDER_TOPIC"] = get_topic(recorder)
     return env
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from domain.engine import Fact, GameState, apply_fact, decode, new_game
+from domain.engine import Fact, GameState, apply_event, decode, fold, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.header import GameHeader
 from domain.read_model import GameView
@@ -110,7 +110,8 @@ class Timeline:
         rolls: list[tuple[Fraction, bool, int, str]] = []
         for fact in self.facts:
             before = state
-            state = apply_fact(state, fact, check=False)
+            event = decode(before, fact)
+            state = apply_event(state, event, fact.digest)
             if state.rules is not before.rules:
                 new_view = self.ruleset.read_model(state.rules)
                 self._record_changes(fact.seq, view, new_view)
@@ -118,7 +119,6 @@ class Timeline:
             if fact.seq % self.every == 0:
                 self._checkpoints.append(state)
             payload = fact.payload
-            event = decode(before, fact)
             self.decoded.append(event)
             text = self.ruleset.describe(event)
             side = _side(payload, fact.topic)
@@ -203,10 +203,7 @@ class Timeline:
         """State after event ``seq`` (0 = start): folded from the nearest checkpoint."""
         seq = max(0, min(seq, self.length))
         base = self._checkpoints[min(seq // self.every, len(self._checkpoints) - 1)]
-        state = base
-        for fact in self.facts[base.seq : seq]:
-            state = apply_fact(state, fact, check=False)
-        return state
+        return fold(base, (fact.__dict__ for fact in self.facts[base.seq : seq]), check=False)
 
     @lru_cache(maxsize=256)  # noqa: B019 - one Timeline per game, cached by the app
     def view_at(self, seq: int) -> GameView:

@@ -13,6 +13,7 @@ from domain.chance import opposed_roll, table_roll, target_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase, WrongSide
 from domain.events import DomainEvent, GameEnded
+from domain.frozen import changed
 from domain.rulesets.morze.commands import (
     DeclareAttack,
     EndDeclarations,
@@ -337,57 +338,46 @@ def _victory(state: MorzeState) -> GameEnded | None:
 
 
 def _with_unit(state: MorzeState, unit: Unit) -> MorzeState:
-    return state.model_copy(update={"units": {**state.units, unit.id: unit}})
+    return changed(state, units={**state.units, unit.id: unit})
 
 
 def evolve(state: MorzeState, event: DomainEvent) -> MorzeState:
     """Apply one fact to the state. Never validates, never rolls."""
     if isinstance(event, InitiativeDetermined):
-        return state.model_copy(update={"initiative": event.side})
+        return changed(state, initiative=event.side)
     if isinstance(event, PhaseBegan):
-        return state.model_copy(
-            update={"turn": event.turn, "phase": event.phase, "active": event.side}
-        )
+        return changed(state, turn=event.turn, phase=event.phase, active=event.side)
     if isinstance(event, UnitMoved):
         unit = state.units[event.unit]
-        return _with_unit(
-            state, unit.model_copy(update={"x": event.to_x, "y": event.to_y, "moved": True})
-        )
+        return _with_unit(state, changed(unit, x=event.to_x, y=event.to_y, moved=True))
     if isinstance(event, AttackDeclared):
         unit = state.units[event.attacker]
-        moved = _with_unit(state, unit.model_copy(update={"attacks": unit.attacks + 1}))
-        return moved.model_copy(
-            update={
-                "declared": (
-                    *state.declared,
-                    Declared(attacker=event.attacker, target=event.target),
-                )
-            }
-        )
+        moved = _with_unit(state, changed(unit, attacks=unit.attacks + 1))
+        declared = Declared(attacker=event.attacker, target=event.target)
+        return changed(moved, declared=(*state.declared, declared))
     if isinstance(event, AttackResolved):
         target = state.units[event.target]
-        return _with_unit(state, target.model_copy(update={"damage": target.damage + event.damage}))
+        return _with_unit(state, changed(target, damage=target.damage + event.damage))
     if isinstance(event, UnitDestroyed):
         unit = state.units[event.unit]
-        updated = _with_unit(state, unit.model_copy(update={"destroyed": True}))
+        updated = _with_unit(state, changed(unit, destroyed=True))
         vp = dict(state.vp)
         vp[event.vp_to] = vp.get(event.vp_to, 0) + event.vp
-        return updated.model_copy(update={"vp": vp})
+        return changed(updated, vp=vp)
     if isinstance(event, TurnEnded):
-        units = {
-            uid: u.model_copy(update={"moved": False, "attacks": 0})
+        units = {  # units that neither moved nor attacked are shared, not copied
+            uid: changed(u, moved=False, attacks=0) if u.moved or u.attacks else u
             for uid, u in state.units.items()
         }
-        return state.model_copy(
-            update={
-                "units": units,
-                "declared": (),
-                "previous_initiative": state.initiative,
-                "initiative": None,
-                "active": None,
-            }
+        return changed(
+            state,
+            units=units,
+            declared=(),
+            previous_initiative=state.initiative,
+            initiative=None,
+            active=None,
         )
     if isinstance(event, GameEnded):
-        return state.model_copy(update={"phase": "over", "active": None, "winner": event.winner})
+        return changed(state, phase="over", active=None, winner=event.winner)
     # DiceRolled, MovementEnded, DeclarationsEnded: facts for the log; phases move on PhaseBegan.
     return state
