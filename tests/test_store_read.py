@@ -179,3 +179,13 @@ def test_fold_of_many_equals_one_at_a_time() -> None:
             assert state == replay(session.header, session.facts[:k], check=False)
     assert state == session.state
     assert isinstance(session.facts[0], Fact)
+
+
+def test_in_memory_store_leaves_no_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``:memory:`` is SQLite's private in-process store: it works and writes nothing to disk."""
+    monkeypatch.chdir(tmp_path)
+    store = GameStore(":memory:")
+    session = bot_game(seed=2, game_id=str(uuid.uuid4()))
+    gid = store.import_game(session.header, session.facts)
+    assert store.state(gid, from_snapshot=False) == session.state
+    assert list(tmp_path.iterdir()) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,7 +30,7 @@ from domain.cli import render
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
 from domain.errors import InvalidCommand, RecordDivergence, ScenarioError, WakeError
-from domain.record import read_record_file, verify_record, write_record
+from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, known_rulesets
 from domain.store import GameStore, store_location
 
@@ -446,36 +446,60 @@ def explain(game_id: str, event: int, store: StoreOpt = None) -> None:
 
 @app.command()
 def verify(
-    files: list[Path],
+    files: Annotated[list[Path] | None, typer.Argument(help="record files")] = None,
     strict: Annotated[bool, typer.Option(help="require canonical fixture form")] = False,
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", help="audit a stored game: orders, dice, chain, snapshots"),
+    ] = None,
+    store: StoreOpt = None,
 ) -> None:
-    """Re-run record files through the engine; report the first differing event."""
+    """Re-run record files (or stored games) through the engine; report the first differing
+    event. A stored game's snapshots are checked against its events too."""
+    from domain.audit import audit_game
+
+    checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
+    for path in files or []:
+
+        def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
+            return verify_record(read_record_file(path, strict=strict), progress=advance)
+
+        checks.append((str(path), check_file))
+    if game:
+        st = GameStore(store)
+        for game_id in game:
+
+            def check_game(advance: Callable[[int, int], Any], gid: str = game_id) -> VerifyReport:
+                return audit_game(st, gid, progress=advance)
+
+            checks.append((f"game {game_id}", check_game))
+    if not checks:
+        typer.echo("give record files to verify, or --game ID for a stored game", err=True)
+        raise typer.Exit(2)
     failed = 0
     with _progress() as progress:
-        for path in files:
-            task = progress.add_task(f"verifying {path.name}", total=None)
+        for label, check in checks:
+            task = progress.add_task(f"verifying {label}", total=None)
+
+            def advance(done: int, total: int, t: TaskID = task) -> None:
+                progress.update(t, completed=done, total=total)
+
             try:
-                rec = read_record_file(path, strict=strict)
-                progress.update(task, total=len(rec.events))
-
-                def advance(done: int, total: int, t: TaskID = task) -> None:
-                    progress.update(t, completed=done)
-
-                report = verify_record(rec, progress=advance)
+                report = check(advance)
                 _say(
                     progress,
-                    f"{path}: OK - {report.events} events, "
+                    f"{label}: OK - {report.events} events, "
                     f"{report.commands} orders, {report.result}",
                 )
             except RecordDivergence as exc:
                 failed += 1
-                _say(progress, f"{path}: DIVERGES - {exc.message}")
+                _say(progress, f"{label}: DIVERGES - {exc.message}")
             except WakeError as exc:
                 failed += 1
-                _say(progress, f"{path}: INVALID ({exc.code}) - {exc}")
+                _say(progress, f"{label}: INVALID ({exc.code}) - {exc}")
             progress.remove_task(task)
     if failed:
-        typer.echo(f"{failed} of {len(files)} record(s) failed", err=True)
+        typer.echo(f"{failed} of {len(checks)} check(s) failed", err=True)
         raise typer.Exit(1)
 
 

@@ -69,7 +69,7 @@ def raw_read_pg(url: str, game_id: str) -> Callable[[], object]:
     import psycopg
 
     schema = url.split("schema=")[1].split("&")[0]
-    conn = psycopg.connect(PG_BASE)
+    conn = psycopg.connect(PG_BASE, autocommit=True)  # no open transaction to block DROP
 
     def read() -> object:
         rows = conn.execute(
