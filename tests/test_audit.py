@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,6 @@ from domain.cli.app import app
 from domain.errors import GameNotFound, RecordDivergence, StoreError
 from domain.store import SNAPSHOT_INTERVAL, GameStore
 from tests.helpers import bot_game, small_scenario
-from tests.pg import pg_schema
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "audit.sqlite3")
-        return
-    with pg_schema() as url:
-        yield url
 
 
 def stored(location: str) -> tuple[GameStore, str, int]:

@@ -8,29 +8,15 @@ from __future__ import annotations
 import multiprocessing
 import time
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-import pytest
 
 from domain.engine import header_for
 from domain.record import build_record, verify_record
 from domain.store import GameStore
 from tests.helpers import small_scenario
-from tests.pg import pg_schema
 from tests.workers import bot_writer, open_store
 
 STARTUP = 4.0  # seconds for spawned processes to import before they all start together
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "c.sqlite3")
-        return
-    with pg_schema() as url:
-        yield url
 
 
 def _new_game(location: str, seed: int) -> str:
