@@ -149,9 +149,11 @@ def test_drift_off_the_map_leaves_the_game_io_5_2() -> None:
 
 
 def test_drift_onto_a_bank_grounds_in_the_previous_box_io_5_2() -> None:
-    # wassaw_sound: (0, 2) is a bank; drifting 2 W from (2, 2) stops in (1, 2), aground
+    # wassaw_sound: (0, 2) is a bank; drifting 2 W from (2, 2) stops in (1, 2), aground.
+    # (2, 2) is made deep enough for atlanta, so that its own box holds no hazard (IO-5.4)
     state = put(game(), "atlanta", cell=(2, 2))
-    state = current(state, (2, 2), "W")
+    flow = Current.model_validate({"direction": "W", "strength": "moderate"})
+    state = with_box(state, Box(cell=(2, 2), depth=6, current=flow))
     events = drift(state, "atlanta", FixedDice([10]))
     moved = only(events, ShipDrifted)
     assert moved.result == "aground" and moved.path == [(2, 2), (1, 2)]
@@ -163,8 +165,65 @@ def test_drift_carries_the_fouled_partner_io_5_2() -> None:
     state = put(game(), "atlanta", fouled_with=("weehawken",))
     state = put(state, "weehawken", fouled_with=("atlanta",))
     state = current(state, HERE, "S")
+    state = with_box(state, Box(cell=(2, 2), depth=6))  # no shallows where they end up (IO-5.4)
     after = fold(state, drift(state, "atlanta", FixedDice([5])))
     assert after.ships["atlanta"].cell == (2, 2) and after.ships["weehawken"].cell == (2, 2)
+
+
+def test_drift_into_a_mined_box_checks_the_mine_there_io_5_2_io_5_4_3() -> None:
+    """IO-5.4 names the box a ship moves to: a ship the current carries into a mined box
+    checks the mine there, after the drift (d10d6 against d10, then d8 on the Mine column)."""
+    state = with_markers(current(game(), HERE, "E"), (3, 1), "mine")
+    events = drift(state, "atlanta", FixedDice([5, 1, 1, 10, 8]))
+    moved = only(events, ShipDrifted)
+    assert moved.path == [HERE, (3, 1)] and moved.result == "drifted"
+    check = only(events, HazardChecked)
+    assert events.index(moved) < events.index(check)
+    assert (check.hazard, check.cell, check.passed, check.effect) == ("mine", (3, 1), False, "mine")
+    assert [r.rule for r in rolls(events)] == ["IO-5.2", "IO-5.4.3", "IO-5.4.3"]
+    after = fold(state, events)
+    ship = after.ships["atlanta"]
+    assert ship.cell == (3, 1) and ship.hits == check.hits > 0
+    assert "mine" not in after.markers.get("3,1", ())
+
+
+def test_each_ship_of_a_drifting_group_checks_the_new_box_io_5_4() -> None:
+    """Linked ships each check (IO-5.4): the rolling ship first, then its fouled partner."""
+    state = put(game(), "atlanta", fouled_with=("weehawken",))
+    state = put(state, "weehawken", fouled_with=("atlanta",))
+    state = with_markers(current(state, HERE, "E"), (3, 1), "mine")
+    events = drift(state, "atlanta", FixedDice([5, 10, 6, 1, 1, 1, 10, 8]))
+    checks = [e for e in events if isinstance(e, HazardChecked)]
+    assert [(c.ship, c.passed) for c in checks] == [("atlanta", True), ("weehawken", False)]
+    after = fold(state, events)
+    assert after.ships["atlanta"].cell == after.ships["weehawken"].cell == (3, 1)
+    assert after.ships["weehawken"].hits > 0 and after.ships["atlanta"].hits == 0
+
+
+def test_a_hazard_in_its_own_box_holds_a_drifting_ship_io_5_2_io_5_4_1() -> None:
+    """IO-5.4 also names the box a ship moves from: a ship that grounds there does not drift,
+    and there is no drift roll."""
+    flow = Current.model_validate({"direction": "E", "strength": "moderate"})
+    state = with_box(game(), Box(cell=HERE, depth=3, current=flow))  # atlanta draws 5: d8
+    events = drift(state, "atlanta", FixedDice([1, 10, 6]))
+    assert [r.rule for r in rolls(events)] == ["IO-5.4.1"]
+    held = only(events, ShipDrifted)
+    assert (held.result, held.effect, held.path) == ("stay", "hazard", [HERE])
+    ship = fold(state, events).ships["atlanta"]
+    assert ship.cell == HERE and ship.aground
+
+
+def test_a_partner_fouled_by_a_hulk_holds_the_whole_group_io_5_3_io_5_4_2() -> None:
+    """IO-5.3: if either linked ship becomes immobile, neither moves."""
+    state = put(game(), "atlanta", fouled_with=("weehawken",))
+    state = put(state, "weehawken", fouled_with=("atlanta",))
+    state = with_markers(current(state, HERE, "E"), HERE, "hulk")
+    events = drift(state, "atlanta", FixedDice([10, 4, 1, 1, 1, 10]))
+    checks = [e for e in events if isinstance(e, HazardChecked)]
+    assert [(c.ship, c.effect) for c in checks] == [("atlanta", "none"), ("weehawken", "fouled")]
+    assert only(events, ShipDrifted).effect == "hazard"
+    after = fold(state, events)
+    assert after.ships["atlanta"].cell == after.ships["weehawken"].cell == HERE
 
 
 def test_drift_refused_for_an_anchored_ship_io_4_0() -> None:

@@ -56,6 +56,7 @@ from domain.rulesets.iron_oak.movement import (
     DriftWhenFouledWith,
     can_move,
     check_hazards,
+    ends_move,
     move_modifiers,
 )
 from domain.rulesets.iron_oak.state import Cell, IronOakState, Pair, PairKind, ShipState
@@ -184,6 +185,18 @@ def _exit_edge(state: IronOakState, cell: Cell) -> Edge | None:
 def _drift_events(state: IronOakState, ship: str, dice: DiceSource) -> list[DomainEvent]:
     s = state.ships[ship]
     here = _on_map(s, "IO-5.2")
+    group = _group(state, s)
+    # IO-5.4: a hazard is checked in the box a ship moves from and the box it moves to, and
+    # linked ships each check. A check that ends the move holds the whole group (IO-5.3:
+    # if either ship becomes immobile, neither moves); there is no drift roll.
+    events: list[DomainEvent] = []
+    for member in [ship, *group]:
+        scratch = _fold(state, events)
+        if scratch.ships[member].afloat:
+            events += check_hazards(scratch, member, here, dice)
+        if ends_move(events) or not _fold(state, events).ships[ship].afloat:
+            held = ShipDrifted(ship=ship, path=[here], result="stay", effect="hazard")
+            return [*events, held]
     drift_table = state.data.tables.drift
 
     def read(face: int) -> tuple[str, int]:
@@ -218,7 +231,27 @@ def _drift_events(state: IronOakState, ship: str, dice: DiceSource) -> list[Doma
                 result = "aground"  # IO-5.2: grounds in the previous GB
                 break
             path.append(nxt)
-    return [roll, ShipDrifted(ship=ship, path=path, result=result, effect=roll.outcome, edge=edge)]
+    events += [
+        roll,
+        ShipDrifted(ship=ship, path=path, result=result, effect=roll.outcome, edge=edge),
+    ]
+    end = path[-1]
+    if result == "exited" or end == here:
+        return events
+    # IO-5.4 destination: each ship the current carried into a new box checks its hazards
+    # there, the rolling ship first; one already aground on the bank checks nothing more
+    for member in [ship, *group]:
+        scratch = _fold(state, events)
+        m = scratch.ships[member]
+        if m.afloat and m.cell == end and not m.aground:
+            events += check_hazards(scratch, member, end, dice)
+    return events
+
+
+def _fold(state: IronOakState, events: Sequence[DomainEvent]) -> IronOakState:
+    for event in events:
+        state = apply(state, event)
+    return state
 
 
 def drift(
@@ -235,7 +268,14 @@ def drift(
     The ship's fouled and towing partners go with it (only the first ship of a group rolls,
     IO-5.2), except a partner that is immobile (anchored, aground, fouled with an obstacle,
     IO-4.0), which stays where it is; [AMBIG] only the rolling ship grounds on a bank (attached
-    ships check separately, IO-5.4). Hazards met on the way are not checked here.
+    ships check separately, IO-5.4).
+
+    Hazards (IO-5.4 names the box a ship moves from and the box it moves to; linked ships each
+    check): before the roll, the ship and then each ship of its group check the hazards of
+    their box; a check that ends a move (grounding, fouling, a mine) holds the whole group, which
+    does not drift (``ShipDrifted`` ``stay`` with effect ``hazard``, no roll). After a drift into
+    another box on the map, each ship that went there and is not aground checks that box's
+    hazards. The middle box of a two-box drift is not checked, as for Maneuver 2.
 
     Raises:
         IllegalCommand: IO-5.2 (not afloat on the map); IO-4.0 (anchored, aground or fouled with

@@ -541,7 +541,7 @@ def check_hazards(
     return events
 
 
-def _ends_move(events: Sequence[DomainEvent]) -> bool:
+def ends_move(events: Sequence[DomainEvent]) -> bool:
     return any(isinstance(e, HazardChecked) and e.ends_move for e in events)
 
 
@@ -601,14 +601,14 @@ def resolve_move(
     if maneuver == 0:
         return [*events, ShipMoved(ship=ship, path=cells, success=True)]
     towed = s.towing if s.towing is not None and s.towing in state.ships else None
-    if _ends_move(events):
+    if ends_move(events):
         # [AMBIG] the tower stays put, so its towed ship does not leave the box either
         return [*events, ShipMoved(ship=ship, path=cells, success=False)]
     if towed is not None and _attached(state, ship, towed):
         towed_cell = state.ships[towed].cell or here
         checks = check_hazards(_fold(state, events), towed, towed_cell, dice)
         events += checks
-        if _ends_move(checks) and _attached(_fold(state, events), ship, towed):
+        if ends_move(checks) and _attached(_fold(state, events), ship, towed):
             return [*events, ShipMoved(ship=ship, path=cells, success=False)]
     opposition = state.data.tables.movement_opposition
     side = _side(s)

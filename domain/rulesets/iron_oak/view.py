@@ -506,6 +506,8 @@ def _describe_critical(e: CriticalApplied) -> str:
 
 
 def _describe_drift(e: ShipDrifted) -> str:
+    if e.effect == "hazard":
+        return f"{e.ship} does not drift: a hazard in its box ended the move (IO-5.4)"
     effect = f" (drift table: {e.effect})" if e.effect and e.effect != e.result else ""
     if e.result == "stay":
         return f"{e.ship} does not drift{effect}"
