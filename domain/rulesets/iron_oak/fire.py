@@ -10,8 +10,6 @@ unit that fired gets a Gunfire marker (IO-6.2.4).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
@@ -22,17 +20,15 @@ from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.movement import heavily_damaged
-from domain.rulesets.iron_oak.orders import fold_all, follow_criticals
+from domain.rulesets.iron_oak.orders import follow_criticals
 from domain.rulesets.iron_oak.sequence import controller, other
-from domain.rulesets.iron_oak.state import IronOakState
+from domain.rulesets.iron_oak.state import Fold, IronOakState, fold_all
 from domain.rulesets.iron_oak.turn_events import (
     FireCancelled,
     FireDeclared,
     GunfireMarkers,
     ShipCaptured,
 )
-
-Fold = Callable[[IronOakState, DomainEvent], IronOakState]
 
 
 def gunnery_options(state: IronOakState) -> GunneryOptions:

@@ -59,7 +59,14 @@ from domain.rulesets.iron_oak.movement import (
     ends_move,
     move_modifiers,
 )
-from domain.rulesets.iron_oak.state import Cell, IronOakState, Pair, PairKind, ShipState
+from domain.rulesets.iron_oak.state import (
+    Cell,
+    IronOakState,
+    Pair,
+    PairKind,
+    ShipState,
+    fold_all,
+)
 
 # --------------------------------------------------------------------------- constants (seed)
 
@@ -191,10 +198,10 @@ def _drift_events(state: IronOakState, ship: str, dice: DiceSource) -> list[Doma
     # if either ship becomes immobile, neither moves); there is no drift roll.
     events: list[DomainEvent] = []
     for member in [ship, *group]:
-        scratch = _fold(state, events)
+        scratch = fold_all(state, events, apply)
         if scratch.ships[member].afloat:
             events += check_hazards(scratch, member, here, dice)
-        if ends_move(events) or not _fold(state, events).ships[ship].afloat:
+        if ends_move(events) or not fold_all(state, events, apply).ships[ship].afloat:
             held = ShipDrifted(ship=ship, path=[here], result="stay", effect="hazard")
             return [*events, held]
     drift_table = state.data.tables.drift
@@ -241,17 +248,11 @@ def _drift_events(state: IronOakState, ship: str, dice: DiceSource) -> list[Doma
     # IO-5.4 destination: each ship the current carried into a new box checks its hazards
     # there, the rolling ship first; one already aground on the bank checks nothing more
     for member in [ship, *group]:
-        scratch = _fold(state, events)
+        scratch = fold_all(state, events, apply)
         m = scratch.ships[member]
         if m.afloat and m.cell == end and not m.aground:
             events += check_hazards(scratch, member, end, dice)
     return events
-
-
-def _fold(state: IronOakState, events: Sequence[DomainEvent]) -> IronOakState:
-    for event in events:
-        state = apply(state, event)
-    return state
 
 
 def drift(

@@ -33,6 +33,7 @@ from domain.rulesets.iron_oak.state import (
     IronOakState,
     ShipState,
     cell_key,
+    fold_all,
 )
 
 Maneuver = Literal[0, 1, 2]
@@ -554,12 +555,6 @@ def _attached(state: IronOakState, tower: str, towed: str) -> bool:
     return t.afloat and t.towed_by == tower
 
 
-def _fold(state: IronOakState, events: Sequence[DomainEvent]) -> IronOakState:
-    for event in events:
-        state = apply(state, event)
-    return state
-
-
 def resolve_move(
     state: IronOakState,
     ship: str,
@@ -606,9 +601,9 @@ def resolve_move(
         return [*events, ShipMoved(ship=ship, path=cells, success=False)]
     if towed is not None and _attached(state, ship, towed):
         towed_cell = state.ships[towed].cell or here
-        checks = check_hazards(_fold(state, events), towed, towed_cell, dice)
+        checks = check_hazards(fold_all(state, events, apply), towed, towed_cell, dice)
         events += checks
-        if ends_move(checks) and _attached(_fold(state, events), ship, towed):
+        if ends_move(checks) and _attached(fold_all(state, events, apply), ship, towed):
             return [*events, ShipMoved(ship=ship, path=cells, success=False)]
     opposition = state.data.tables.movement_opposition
     side = _side(s)
@@ -626,8 +621,8 @@ def resolve_move(
     )
     events.append(roll)
     if roll.success:
-        events += check_hazards(_fold(state, events), ship, cells[-1], dice)
-        scratch = _fold(state, events)
+        events += check_hazards(fold_all(state, events, apply), ship, cells[-1], dice)
+        scratch = fold_all(state, events, apply)
         if towed is not None and _attached(scratch, ship, towed):
             events += check_hazards(scratch, towed, cells[-1], dice)
     return [*events, ShipMoved(ship=ship, path=cells, success=bool(roll.success))]

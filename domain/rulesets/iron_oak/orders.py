@@ -12,7 +12,7 @@ carried out is refused with its rule; revealing it with ``drift`` makes the ship
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
 from domain.chance import opposed_roll, table_roll
@@ -36,7 +36,7 @@ from domain.rulesets.iron_oak.events import (
 )
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.sequence import controller, next_numbered, other, under_command
-from domain.rulesets.iron_oak.state import Cell, IronOakState, PendingMove
+from domain.rulesets.iron_oak.state import Cell, Fold, IronOakState, PendingMove, fold_all
 from domain.rulesets.iron_oak.status import critical_options
 from domain.rulesets.iron_oak.turn_events import (
     DriftCheck,
@@ -51,7 +51,6 @@ from domain.rulesets.iron_oak.turn_events import (
 )
 from domain.sealed import Commitment, verify_reveal
 
-Fold = Callable[[IronOakState, DomainEvent], IronOakState]
 MOVES = ("maneuver_0", "maneuver_1", "maneuver_2")
 
 
@@ -563,13 +562,6 @@ def _escape_t(state: IronOakState, ship: str, dice: DiceSource) -> list[DomainEv
         floor=1,
     )
     return [roll, EscapeAttempted(ship=ship, success=bool(roll.success))]
-
-
-def fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:
-    """``state`` with ``events`` applied in order (a scratch state inside ``decide``)."""
-    for event in events:
-        state = fold(state, event)
-    return state
 
 
 def _opposed_by(state: IronOakState, ship: str) -> str | None:

@@ -45,6 +45,7 @@ from domain.rulesets.iron_oak.state import (
     SealedOrder,
     ShipState,
     StatusChoice,
+    fold_all,
 )
 from domain.rulesets.iron_oak.turn_events import (
     CardExchanged,
@@ -133,7 +134,7 @@ def _step_done(state: IronOakState, events: Sequence[DomainEvent]) -> bool:
     if any(isinstance(e, GameEnded | StepBegan) for e in events):
         return False
     if state.phase == "movement":
-        after = orders.fold_all(state, events, evolve)
+        after = fold_all(state, events, evolve)
         return after.pending_move is None and not movers_left(after)
     if state.phase == "gunnery":
         declared = [e for e in events if isinstance(e, FireDeclared)]

@@ -9,11 +9,13 @@ Stern-on are pair relations between two ships (IO-5.5, IO-5.6.5), not geometry.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.dice import Modifier
+from domain.events import DomainEvent
 from domain.rulesets.iron_oak.data import (
     Box,
     DataSet,
@@ -297,3 +299,13 @@ def initial_state(scenario: Scenario, data: DataSet) -> IronOakState:
     return IronOakState(
         scenario=scenario, data=data, ships=ships, sections=sections, markers=markers
     )
+
+
+Fold = Callable[[IronOakState, DomainEvent], IronOakState]
+
+
+def fold_all(state: IronOakState, events: Sequence[DomainEvent], fold: Fold) -> IronOakState:
+    """``state`` with ``events`` applied in order (a scratch state inside ``decide``)."""
+    for event in events:
+        state = fold(state, event)
+    return state

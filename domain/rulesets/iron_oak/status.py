@@ -10,8 +10,6 @@ success lightens the marker one step, heavy to light, light to none); d) new rep
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.chance import target_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
@@ -23,14 +21,13 @@ from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
 from domain.rulesets.iron_oak.state import (
+    Fold,
     FortSectionState,
     IronOakState,
     ShipState,
     StatusChoice,
 )
 from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked, StatusChosen
-
-Fold = Callable[[IronOakState, DomainEvent], IronOakState]
 
 
 def critical_options(state: IronOakState) -> CriticalOptions:
