@@ -106,10 +106,12 @@ def new_game(header: GameHeader) -> GameState:
         RecordError: the header was made by another version of the ruleset.
     """
     ruleset = get_ruleset(header.ruleset.id)
-    if header.ruleset.version != ruleset.meta.version:
+    meta = ruleset.meta
+    if header.ruleset.version != meta.version and header.ruleset.version not in meta.replays:
+        known = ", ".join([meta.version, *meta.replays])
         raise RecordError(
             f"game was recorded with {header.ruleset.id} {header.ruleset.version}; "
-            f"this engine has {ruleset.meta.version}"
+            f"this engine plays {header.ruleset.id} {known}"
         )
     return GameState(
         header=header,

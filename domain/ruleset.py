@@ -43,6 +43,9 @@ class RulesetMeta(BaseModel):
     hidden_information: list[str]
     rule_prefix: str
     description: str = ""
+    # Older versions of this ruleset whose games it still re-runs with their own readings (a
+    # game's header names the version it was recorded with; see Ruleset.initial_state).
+    replays: list[str] = []
 
 
 class Ruleset(ABC, Generic[S, C]):

@@ -42,3 +42,22 @@ class IronOakOptions(BaseModel):
     crew_loss_bands: Literal["as_printed", "crew", "boiler"] = "as_printed"
     engine_damaged_response: bool = True
     smokestack_response: bool = True
+
+
+#: The version of these rules that new games are recorded with, and the older ones still played.
+VERSION = (1, 1)
+REPLAYS = ("1.0",)
+
+#: What an older version read where 1.1 follows the seed more closely: a game recorded with that
+#: version has no value in its header for an option added since, and re-runs with these values,
+#: so its record still verifies. Fixes that are not readings check ``IronOakState.rules_version``.
+LEGACY_READINGS: dict[str, dict[str, object]] = {
+    "1.0": {},
+}
+
+
+def version_tuple(version: str) -> tuple[int, int]:
+    """``"1.0"`` → ``(1, 0)``."""
+    major, _, minor = version.partition(".")
+    return int(major), int(minor or 0)
+

@@ -17,7 +17,13 @@ from domain.rulesets.iron_oak import bot, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
 from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
-from domain.rulesets.iron_oak.options import IronOakOptions
+from domain.rulesets.iron_oak.options import (
+    LEGACY_READINGS,
+    REPLAYS,
+    VERSION,
+    IronOakOptions,
+    version_tuple,
+)
 from domain.rulesets.iron_oak.sequence import to_act
 from domain.rulesets.iron_oak.state import IronOakState, initial_state
 from domain.rulesets.iron_oak.summaries import RULE_SUMMARIES
@@ -38,7 +44,8 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     meta: ClassVar[RulesetMeta] = RulesetMeta(
         id="iron_oak",
         name="Iron & Oak",
-        version="1.0",
+        version=".".join(map(str, VERSION)),
+        replays=list(REPLAYS),
         min_sides=2,
         max_sides=2,
         board_kind="grid",
@@ -85,9 +92,11 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         scenario = load_scenario(resolved["scenario"], dataset)
         state = initial_state(scenario, dataset)
         seed = header.dice.seed
+        legacy = LEGACY_READINGS.get(header.ruleset.version, {})
         return state.model_copy(
             update={
-                "options": IronOakOptions.model_validate(header.options),
+                "options": IronOakOptions.model_validate({**legacy, **header.options}),
+                "rules_version": version_tuple(header.ruleset.version),
                 "salt_base": str(seed) if seed is not None else header.game_id,
                 "physical_dice": header.dice.mode == "physical",
             }

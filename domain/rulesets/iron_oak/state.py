@@ -174,6 +174,9 @@ class IronOakState(_State):
     scenario: Scenario
     data: DataSet
     options: IronOakOptions = IronOakOptions()
+    # the ruleset version the game was recorded with (options.VERSION for new games): fixes
+    # made since keep an older game's behaviour so its record still verifies
+    rules_version: tuple[int, int] = (1, 1)
     turn: int = 1
     phase: str = "setup"
     active: Side | None = None  # the side whose step it is (None: both sides / system step)
