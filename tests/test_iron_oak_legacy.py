@@ -40,5 +40,5 @@ def test_a_version_the_ruleset_never_had_is_refused() -> None:
     header = record.header.model_copy(
         update={"ruleset": record.header.ruleset.model_copy(update={"version": "0.9"})}
     )
-    with pytest.raises(RecordError, match="recorded with iron_oak 0.9"):
+    with pytest.raises(RecordError, match=r"recorded with iron_oak 0\.9"):
         new_game(header)
