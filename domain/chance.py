@@ -192,3 +192,19 @@ def table_roll(
         value=str(value),
         expected=_frac(expected(values)),
     )
+
+
+def describe_roll(event: DiceRolled) -> str:
+    """One line for any roll: who rolled what, the faces, total, comparison, outcome, odds."""
+    roll = event.roll
+    mods = "".join(f" {m.value:+d}[{m.rule}]" for m in roll.modifiers)
+    text = f"{roll.side or '-'} {event.purpose} [{event.rule}] {roll.expression} {roll.faces}{mods}"
+    text += f" = {roll.total}"
+    if event.opposed_by is not None:
+        opp = event.opposed_by
+        text += f" vs {opp.side or '-'} {opp.expression} {opp.faces} = {opp.total}"
+    elif event.comparison == "at_least":
+        text += f" needs {event.compared_with}+"
+    text += f" -> {event.outcome}"
+    text += f" (p={event.p_success})" if event.p_success is not None else f" (p={event.p_outcome})"
+    return text

@@ -9,12 +9,18 @@ A ruleset is a set of pure functions over its own immutable state:
 
 Everything else (legal commands, bot, read model, one-line descriptions, rule summaries) serves the
 CLI and viewer. See docs/ruleset-contract.md for how each rule system maps onto it.
+
+Rulesets are plugins: an installed package declares each in the ``wake.rulesets`` entry-point group
+(the built-in ones too, in pyproject.toml), and this module finds them by name. It never imports a
+ruleset itself, so the rulesets sit above it and nothing here depends on them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -24,6 +30,9 @@ from domain.errors import UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
+
+#: The entry-point group a package declares its rulesets in (``id = "module:RulesetClass"``).
+ENTRY_POINT_GROUP = "wake.rulesets"
 
 S = TypeVar("S")
 C = TypeVar("C", bound=BaseModel)
@@ -149,37 +158,98 @@ class Ruleset(ABC, Generic[S, C]):
         return ""
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset[Any, Any]]] = {}
+class PluginInfo(BaseModel):
+    """Where a ruleset comes from: a ``wake.rulesets`` entry point (or ``register``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    target: str  # "module:attribute" of the entry point, or "registered in process"
+    distribution: str  # the installed package that declares it ("" when registered in process)
+    error: str = ""  # why it could not be loaded ("" when it loads)
+
+
+_REGISTERED: dict[str, Callable[[], Ruleset[Any, Any]]] = {}
 _INSTANCES: dict[str, Ruleset[Any, Any]] = {}
 
 
 def register(ruleset_id: str, factory: Callable[[], Ruleset[Any, Any]]) -> None:
-    """Make a ruleset available under ``ruleset_id``."""
-    _REGISTRY[ruleset_id] = factory
+    """Make a ruleset available in this process under ``ruleset_id`` (tests, notebooks). An
+    installed package registers through the ``wake.rulesets`` entry-point group instead."""
+    _REGISTERED[ruleset_id] = factory
+    _INSTANCES.pop(ruleset_id, None)
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    """The ``wake.rulesets`` entry points of every installed distribution, by name. The first
+    one found wins when two packages declare the same name."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point)
+    return found
+
+
+def _load(ruleset_id: str, point: EntryPoint) -> Ruleset[Any, Any]:
+    """Instantiate the ruleset an entry point names (a ``Ruleset`` subclass or a factory).
+
+    Raises:
+        UnknownRuleset: it cannot be imported, is not a ruleset, or carries another id.
+    """
+    where = f"ruleset plugin {ruleset_id!r} ({point.value})"
+    try:
+        target = point.load()
+        ruleset = target()
+    except Exception as exc:  # a third party's import error must not take Wake down
+        raise UnknownRuleset(f"{where} failed to load: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(ruleset, Ruleset):
+        raise UnknownRuleset(f"{where} is not a domain.ruleset.Ruleset")
+    if ruleset.meta.id != ruleset_id:
+        raise UnknownRuleset(f"{where} declares the id {ruleset.meta.id!r}")
+    return ruleset
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any]:
-    """The ruleset registered as ``ruleset_id``.
+    """The ruleset registered as ``ruleset_id`` (in process first, then by entry point).
 
     Raises:
-        UnknownRuleset: nothing is registered under that id.
+        UnknownRuleset: nothing is registered under that id, or its plugin does not load.
     """
-    _load_builtin()
-    if ruleset_id not in _INSTANCES:
-        factory = _REGISTRY.get(ruleset_id)
-        if factory is None:
-            known = ", ".join(sorted(_REGISTRY)) or "none"
+    ruleset = _INSTANCES.get(ruleset_id)
+    if ruleset is not None:
+        return ruleset
+    factory = _REGISTERED.get(ruleset_id)
+    if factory is not None:
+        ruleset = factory()
+    else:
+        point = _entry_points().get(ruleset_id)
+        if point is None:
+            known = ", ".join(known_rulesets()) or "none"
             raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})")
-        _INSTANCES[ruleset_id] = factory()
-    return _INSTANCES[ruleset_id]
+        ruleset = _load(ruleset_id, point)
+    _INSTANCES[ruleset_id] = ruleset
+    return ruleset
 
 
 def known_rulesets() -> Sequence[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """Ids of every ruleset registered in process or declared by an installed package."""
+    return sorted({*_REGISTERED, *_entry_points()})
 
 
-def _load_builtin() -> None:
-    # Imported lazily: the rulesets import this module.
-    import domain.rulesets.iron_oak
-    import domain.rulesets.morze  # noqa: F401
+def plugins() -> list[PluginInfo]:
+    """Every ruleset found, where it comes from, and whether it loads (for ``wake rulesets``)."""
+    found: list[PluginInfo] = []
+    points = _entry_points()
+    for rid in known_rulesets():
+        point = points.get(rid)
+        if rid in _REGISTERED or point is None:
+            found.append(PluginInfo(id=rid, target="registered in process", distribution=""))
+            continue
+        dist = point.dist.name if point.dist is not None else ""
+        try:
+            get_ruleset(rid)
+            error = ""
+        except UnknownRuleset as exc:
+            error = exc.message
+        found.append(PluginInfo(id=rid, target=point.value, distribution=dist, error=error))
+    return found

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from domain.chance import describe_roll
 from domain.engine import Session, decode, header_for
 from domain.events import (
     CommandIssued,
@@ -31,7 +32,6 @@ from domain.rulesets.iron_oak.rules import victory_points
 from domain.rulesets.iron_oak.state import CriticalState, IronOakState, Pair, initial_state
 from domain.rulesets.iron_oak.turn_events import TURN_EVENTS
 from domain.rulesets.iron_oak.view import describe, read_model
-from domain.rulesets.morze.view import describe_roll
 from viewer.figures import board_figure
 
 DATA = resolve_data()

@@ -31,7 +31,7 @@ from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
 from domain.errors import InvalidCommand, RecordDivergence, ScenarioError, WakeError
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
-from domain.ruleset import get_ruleset, known_rulesets
+from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
 
 app = typer.Typer(
@@ -190,14 +190,22 @@ def _play(
 
 @app.command()
 def rulesets() -> None:
-    """List the rule systems this engine has."""
-    for rid in known_rulesets():
-        meta = get_ruleset(rid).meta
+    """List the rule systems this engine has: every ``wake.rulesets`` plugin installed, where it
+    comes from, and why it does not load if it does not."""
+    for plugin in plugins():
+        source = plugin.target
+        if plugin.distribution:
+            source += f" [{plugin.distribution}]"
+        if plugin.error:
+            typer.echo(f"{plugin.id:10} NOT LOADED ({source}): {plugin.error}")
+            continue
+        meta = get_ruleset(plugin.id).meta
         hidden = ", ".join(meta.hidden_information) or "none"
+        replays = f" (also replays {', '.join(meta.replays)})" if meta.replays else ""
         typer.echo(
-            f"{meta.id:10} {meta.name} {meta.version}: {meta.board_kind} board, "
+            f"{meta.id:10} {meta.name} {meta.version}{replays}: {meta.board_kind} board, "
             f"{meta.min_sides}-{meta.max_sides} sides, hidden: {hidden}; rules "
-            f"{meta.rule_prefix}-*"
+            f"{meta.rule_prefix}-*; plugin {source}"
         )
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from domain.chance import describe_roll
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import (
     BoardView,
@@ -80,7 +81,6 @@ from domain.rulesets.iron_oak.turn_events import (
     StatusChosen,
     StepBegan,
 )
-from domain.rulesets.morze.view import describe_roll
 
 SIDE_NAMES: dict[Side, str] = {"CSA": "Confederacy", "USA": "Union"}
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}

@@ -1,4 +1,7 @@
-"""Morze w ogniu (d10 WWII naval skirmish, seed 004, rules PL-1..PL-7) on the Wake contract."""
+"""Morze w ogniu (d10 WWII naval skirmish, seed 004, rules PL-1..PL-7) on the Wake contract.
+
+Registered as ``morze`` through the ``wake.rulesets`` entry point (pyproject.toml).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from domain.errors import InvalidCommand, WakeError
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.ruleset import Ruleset, RulesetMeta, register
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.morze import bot, rules, view
 from domain.rulesets.morze.commands import (
     DeclareAttack,
@@ -185,5 +188,3 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     def load_state(self, data: Mapping[str, Any]) -> MorzeState:
         return MorzeState.model_validate(dict(data))
 
-
-register("morze", MorzeRuleset)

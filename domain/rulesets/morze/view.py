@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.chance import describe_roll
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, GameView, ResultView, SideView, UnitView
 from domain.rulesets.morze.events import (
@@ -79,22 +80,6 @@ def read_model(state: MorzeState) -> GameView:
         ),
         result=result,
     )
-
-
-def describe_roll(event: DiceRolled) -> str:
-    """One line for any roll: who rolled what, the faces, total, comparison, outcome, odds."""
-    roll = event.roll
-    mods = "".join(f" {m.value:+d}[{m.rule}]" for m in roll.modifiers)
-    text = f"{roll.side or '-'} {event.purpose} [{event.rule}] {roll.expression} {roll.faces}{mods}"
-    text += f" = {roll.total}"
-    if event.opposed_by is not None:
-        opp = event.opposed_by
-        text += f" vs {opp.side or '-'} {opp.expression} {opp.faces} = {opp.total}"
-    elif event.comparison == "at_least":
-        text += f" needs {event.compared_with}+"
-    text += f" -> {event.outcome}"
-    text += f" (p={event.p_success})" if event.p_success is not None else f" (p={event.p_outcome})"
-    return text
 
 
 def describe(event: DomainEvent) -> str:
