@@ -248,3 +248,29 @@ def test_an_iron_oak_order_card_sealed_with_wake_seal_and_revealed(store: str) -
     code, out = wake("submit", gid, good, "--side", "USA", "--store", store)
     assert code == 0, out
     assert GameStore(store).state(gid).rules.pending_move is not None
+
+
+def _physical_morze(store: str) -> str:
+    code, out = wake("start", "morze", str(RIVER_PLATE), "--physical", "--store", store)
+    assert code == 0, out
+    return out.strip()
+
+
+def test_pl1_tied_initiative_faces_ask_for_the_re_roll(store: str) -> None:
+    """PL-1 with physical dice: entering only the tied faces is refused with a message saying
+    the tie is re-rolled and how many faces the re-roll still needs (not "needed 3 scripted
+    faces"); nothing is appended; the full set of faces is accepted."""
+    gid = _physical_morze(store)
+    roll = '{"type": "roll_initiative"}'
+    code, out = wake("submit", gid, roll, "--dice", "4,4", "--store", store)
+    assert code == 2
+    assert "[PL-1]" in out and "tied 4-4" in out, out
+    assert "re-roll" in out and "2 more d10 faces" in out, out
+    assert "scripted" not in out
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7", "--store", store)
+    assert code == 2 and "1 more d10 face" in out, out
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7,7,2", "--store", store)
+    assert code == 2 and "tied 4-4, then 7-7" in out and "1 more d10 face" in out, out
+    assert GameStore(store).facts(gid)[1] == []
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7,2", "--store", store)
+    assert code == 0 and "initiative" in out, out
