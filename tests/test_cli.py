@@ -54,7 +54,7 @@ def test_start_submit_refusal_names_rule_and_appends_nothing(store: str) -> None
     assert "[PL-2]" in out and "speed" in out
     assert GameStore(store).state(gid) == before
     code, out = wake("submit", gid, '{"type": "fly"}', "--side", mover, "--store", store)
-    assert code == 2 and "not a Morze order" in out
+    assert code == 2 and "unknown order type 'fly'; Morze w ogniu knows: roll_initiative" in out
 
 
 def test_play_bots_to_the_end_then_list_show_log(store: str) -> None:
@@ -274,3 +274,56 @@ def test_pl1_tied_initiative_faces_ask_for_the_re_roll(store: str) -> None:
     assert GameStore(store).facts(gid)[1] == []
     code, out = wake("submit", gid, roll, "--dice", "4,4,7,2", "--store", store)
     assert code == 0 and "initiative" in out, out
+
+
+IRON_OAK_HAMPTON = FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json"
+IRON_OAK_TYPES = (
+    "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, respond_fire, "
+    "exchange_card, end_turn"
+)
+
+
+def _iron_oak_game(store: str) -> str:
+    code, out = wake("start", "iron_oak", str(IRON_OAK_HAMPTON), "--seed", "5", "--store", store)
+    assert code == 0, out
+    return out.strip()
+
+
+@pytest.mark.parametrize(
+    ("order", "expect"),
+    [
+        ('{"type": "fly"}', f"unknown order type 'fly'; Iron & Oak knows: {IRON_OAK_TYPES}"),
+        ('{"type": "stat"}', "unknown order type 'stat' (did you mean 'status'?); Iron & Oak"),
+        ('{"ship": "monitor"}', f'the order has no "type"; Iron & Oak knows: {IRON_OAK_TYPES}'),
+        (
+            '{"type": "status", "withdraw": 3, "repairs": {}}',
+            "invalid status: withdraw should be a valid list (got 3); repairs is not a field "
+            "of status (it takes withdraw, repair, place)",
+        ),
+        (
+            '{"type": "declare_fire", "fires": [{"firer": "monitor"}]}',
+            "invalid declare_fire: fires[0].target is missing",
+        ),
+        ("[1]", 'an order is a JSON object such as {"type": ...}'),
+    ],
+)
+def test_a_bad_order_says_what_the_ruleset_knows_in_one_line(
+    order: str, expect: str, store: str
+) -> None:
+    """IO-3: an unknown order type names the order types Iron & Oak knows; a bad field names its
+    path and the problem; one line, no pydantic internals or URLs; nothing is appended."""
+    gid = _iron_oak_game(store)
+    code, out = wake("submit", gid, order, "--side", "USA", "--store", store)
+    assert code == 2
+    assert out.startswith("error (invalid): ") and expect in out, out
+    assert len(out.strip().splitlines()) == 1, out
+    assert "pydantic" not in out and "http" not in out and "Traceback" not in out
+    assert GameStore(store).facts(gid)[1] == []
+
+
+def test_dice_faces_that_are_not_numbers_are_refused_plainly(store: str) -> None:
+    gid = _physical_morze(store)
+    code, out = wake(
+        "submit", gid, '{"type": "roll_initiative"}', "--dice", "3,x", "--store", store
+    )
+    assert code == 2 and "--dice takes the faces rolled as whole numbers" in out, out

@@ -294,13 +294,28 @@ def submit(
             body = json.loads(command)
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"the order is not valid JSON: {exc}") from exc
-        faces = [int(f) for f in dice.split(",")] if dice else None
+        if not isinstance(body, dict):
+            raise InvalidCommand(
+                f'an order is a JSON object such as {{"type": ...}}, not {command.strip()!r}'
+            )
+        faces = _faces(dice) if dice else None
         st = GameStore(store)
         facts = st.submit(game_id, CommandEnvelope(side=side, command=body, dice=faces))
         state = st.state(game_id, at_event=facts[0].seq - 1)
         for fact in facts:
             typer.echo(render.log_line(state, fact))
             state = apply_fact(state, fact, check=False)
+
+
+def _faces(text: str) -> list[int]:
+    """``--dice 3,10,7``: the physical faces of an order, in rolling order."""
+    try:
+        return [int(f) for f in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise InvalidCommand(
+            f"--dice takes the faces rolled as whole numbers separated by commas "
+            f"(e.g. 3,10,7), not {text!r}"
+        ) from None
 
 
 @app.command("import")

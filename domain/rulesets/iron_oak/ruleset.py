@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
+from domain.commands import OrderParser
 from domain.dice import DiceSource
-from domain.errors import InvalidCommand, ScenarioError
+from domain.errors import ScenarioError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
@@ -33,7 +34,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CardsDealt,
 )
 
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(IronOakCommand)
+_ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
 DATA_PARTS = ("ships", "forts", "cards", "tables")
 HIDDEN = "?"
 
@@ -103,14 +104,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
-        try:
-            return _COMMANDS.validate_python(dict(data))
-        except ValidationError as exc:
-            kinds = (
-                "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, "
-                "respond_fire, exchange_card, end_turn"
-            )
-            raise InvalidCommand(f"not an Iron & Oak order ({kinds}): {exc}") from exc
+        return _ORDERS.parse(data)
 
     def decide(
         self, state: IronOakState, side: str | None, command: Any, dice: DiceSource
