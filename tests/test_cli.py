@@ -327,3 +327,28 @@ def test_dice_faces_that_are_not_numbers_are_refused_plainly(store: str) -> None
         "submit", gid, '{"type": "roll_initiative"}', "--dice", "3,x", "--store", store
     )
     assert code == 2 and "--dice takes the faces rolled as whole numbers" in out, out
+
+
+def test_explain_event_0_says_which_events_can_be_explained(store: str) -> None:
+    """`wake explain GAME 0` used to report the generic code `error`: event 0 is the game's
+    start, not an event; the message says which events exist and how to list them."""
+    wake("import", str(ANNIHILATION), "--store", store)
+    gid = "00000000-0000-4000-8000-000000000001"
+    last = len(json.loads(ANNIHILATION.read_text("utf-8"))["events"])
+    code, out = wake("explain", gid, "0", "--store", store)
+    assert code == 2
+    assert out.startswith("error (no_event): event 0 is the game's start"), out
+    assert f"events 1..{last}" in out and f"wake log {gid}" in out, out
+    code, out = wake("explain", gid, str(last + 1), "--store", store)
+    assert code == 2 and f"error (no_event): the game has events 1..{last}, not {last + 1}" in out
+    code, out = wake("show", gid, "--event", str(last + 1), "--store", store)
+    assert code == 2 and "error (no_event)" in out and f"0..{last}" in out, out
+    code, out = wake("show", gid, "--turn", "99", "--store", store)
+    assert code == 2 and "error (no_event): the game never reached turn 99" in out, out
+
+
+def test_explain_in_a_game_without_events_says_there_is_nothing_yet(store: str) -> None:
+    gid = _iron_oak_game(store)
+    code, out = wake("explain", gid, "1", "--store", store)
+    assert code == 2
+    assert "error (no_event): the game has no events yet" in out, out
