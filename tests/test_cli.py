@@ -279,7 +279,7 @@ def test_pl1_tied_initiative_faces_ask_for_the_re_roll(store: str) -> None:
 IRON_OAK_HAMPTON = FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json"
 IRON_OAK_TYPES = (
     "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, respond_fire, "
-    "exchange_card, end_turn"
+    "exchange_card, end_turn, pass"
 )
 
 
@@ -352,3 +352,21 @@ def test_explain_in_a_game_without_events_says_there_is_nothing_yet(store: str) 
     code, out = wake("explain", gid, "1", "--store", store)
     assert code == 2
     assert "error (no_event): the game has no events yet" in out, out
+
+
+def test_io3_an_iron_oak_side_with_nothing_to_do_passes(store: str) -> None:
+    """IO-3 from the CLI: `wake legal` offers `pass` in the Status Phase; passing runs the
+    Status checks and moves on to the Order Phase, where `pass` is refused with IO-3.2 saying
+    what is required, and nothing is appended."""
+    gid = _iron_oak_game(store)
+    assert wake("submit", gid, '{"type": "deal"}', "--store", store)[0] == 0
+    code, out = wake("legal", gid, "--side", "USA", "--store", store)
+    assert code == 0 and '{"type": "pass"}' in out.splitlines(), out
+    code, out = wake("submit", gid, '{"type": "pass"}', "--side", "USA", "--store", store)
+    assert code == 0, out
+    assert "order #1 by USA: pass" in out and "USA status phase done" in out, out
+    assert "turn 1: USA orders" in out, out
+    events = len(GameStore(store).facts(gid)[1])
+    code, out = wake("submit", gid, '{"type": "pass"}', "--side", "USA", "--store", store)
+    assert code == 2 and "[IO-3.2]" in out and "give assign_orders" in out, out
+    assert len(GameStore(store).facts(gid)[1]) == events
