@@ -101,3 +101,9 @@ class GameNotFound(StoreError):
     """No game with that id is in the store."""
 
     code = "not_found"
+
+
+class NoSuchEvent(WakeError):
+    """A game has no event with that number (or never reached that turn)."""
+
+    code = "no_event"

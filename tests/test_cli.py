@@ -54,7 +54,7 @@ def test_start_submit_refusal_names_rule_and_appends_nothing(store: str) -> None
     assert "[PL-2]" in out and "speed" in out
     assert GameStore(store).state(gid) == before
     code, out = wake("submit", gid, '{"type": "fly"}', "--side", mover, "--store", store)
-    assert code == 2 and "not a Morze order" in out
+    assert code == 2 and "unknown order type 'fly'; Morze w ogniu knows: roll_initiative" in out
 
 
 def test_play_bots_to_the_end_then_list_show_log(store: str) -> None:
@@ -248,3 +248,125 @@ def test_an_iron_oak_order_card_sealed_with_wake_seal_and_revealed(store: str) -
     code, out = wake("submit", gid, good, "--side", "USA", "--store", store)
     assert code == 0, out
     assert GameStore(store).state(gid).rules.pending_move is not None
+
+
+def _physical_morze(store: str) -> str:
+    code, out = wake("start", "morze", str(RIVER_PLATE), "--physical", "--store", store)
+    assert code == 0, out
+    return out.strip()
+
+
+def test_pl1_tied_initiative_faces_ask_for_the_re_roll(store: str) -> None:
+    """PL-1 with physical dice: entering only the tied faces is refused with a message saying
+    the tie is re-rolled and how many faces the re-roll still needs (not "needed 3 scripted
+    faces"); nothing is appended; the full set of faces is accepted."""
+    gid = _physical_morze(store)
+    roll = '{"type": "roll_initiative"}'
+    code, out = wake("submit", gid, roll, "--dice", "4,4", "--store", store)
+    assert code == 2
+    assert "[PL-1]" in out and "tied 4-4" in out, out
+    assert "re-roll" in out and "2 more d10 faces" in out, out
+    assert "scripted" not in out
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7", "--store", store)
+    assert code == 2 and "1 more d10 face" in out, out
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7,7,2", "--store", store)
+    assert code == 2 and "tied 4-4, then 7-7" in out and "1 more d10 face" in out, out
+    assert GameStore(store).facts(gid)[1] == []
+    code, out = wake("submit", gid, roll, "--dice", "4,4,7,2", "--store", store)
+    assert code == 0 and "initiative" in out, out
+
+
+IRON_OAK_HAMPTON = FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json"
+IRON_OAK_TYPES = (
+    "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, respond_fire, "
+    "exchange_card, end_turn, pass"
+)
+
+
+def _iron_oak_game(store: str) -> str:
+    code, out = wake("start", "iron_oak", str(IRON_OAK_HAMPTON), "--seed", "5", "--store", store)
+    assert code == 0, out
+    return out.strip()
+
+
+@pytest.mark.parametrize(
+    ("order", "expect"),
+    [
+        ('{"type": "fly"}', f"unknown order type 'fly'; Iron & Oak knows: {IRON_OAK_TYPES}"),
+        ('{"type": "stat"}', "unknown order type 'stat' (did you mean 'status'?); Iron & Oak"),
+        ('{"ship": "monitor"}', f'the order has no "type"; Iron & Oak knows: {IRON_OAK_TYPES}'),
+        (
+            '{"type": "status", "withdraw": 3, "repairs": {}}',
+            "invalid status: withdraw should be a valid list (got 3); repairs is not a field "
+            "of status (it takes withdraw, repair, place)",
+        ),
+        (
+            '{"type": "declare_fire", "fires": [{"firer": "monitor"}]}',
+            "invalid declare_fire: fires[0].target is missing",
+        ),
+        ("[1]", 'an order is a JSON object such as {"type": ...}'),
+    ],
+)
+def test_a_bad_order_says_what_the_ruleset_knows_in_one_line(
+    order: str, expect: str, store: str
+) -> None:
+    """IO-3: an unknown order type names the order types Iron & Oak knows; a bad field names its
+    path and the problem; one line, no pydantic internals or URLs; nothing is appended."""
+    gid = _iron_oak_game(store)
+    code, out = wake("submit", gid, order, "--side", "USA", "--store", store)
+    assert code == 2
+    assert out.startswith("error (invalid): ") and expect in out, out
+    assert len(out.strip().splitlines()) == 1, out
+    assert "pydantic" not in out and "http" not in out and "Traceback" not in out
+    assert GameStore(store).facts(gid)[1] == []
+
+
+def test_dice_faces_that_are_not_numbers_are_refused_plainly(store: str) -> None:
+    gid = _physical_morze(store)
+    code, out = wake(
+        "submit", gid, '{"type": "roll_initiative"}', "--dice", "3,x", "--store", store
+    )
+    assert code == 2 and "--dice takes the faces rolled as whole numbers" in out, out
+
+
+def test_explain_event_0_says_which_events_can_be_explained(store: str) -> None:
+    """`wake explain GAME 0` used to report the generic code `error`: event 0 is the game's
+    start, not an event; the message says which events exist and how to list them."""
+    wake("import", str(ANNIHILATION), "--store", store)
+    gid = "00000000-0000-4000-8000-000000000001"
+    last = len(json.loads(ANNIHILATION.read_text("utf-8"))["events"])
+    code, out = wake("explain", gid, "0", "--store", store)
+    assert code == 2
+    assert out.startswith("error (no_event): event 0 is the game's start"), out
+    assert f"events 1..{last}" in out and f"wake log {gid}" in out, out
+    code, out = wake("explain", gid, str(last + 1), "--store", store)
+    assert code == 2 and f"error (no_event): the game has events 1..{last}, not {last + 1}" in out
+    code, out = wake("show", gid, "--event", str(last + 1), "--store", store)
+    assert code == 2 and "error (no_event)" in out and f"0..{last}" in out, out
+    code, out = wake("show", gid, "--turn", "99", "--store", store)
+    assert code == 2 and "error (no_event): the game never reached turn 99" in out, out
+
+
+def test_explain_in_a_game_without_events_says_there_is_nothing_yet(store: str) -> None:
+    gid = _iron_oak_game(store)
+    code, out = wake("explain", gid, "1", "--store", store)
+    assert code == 2
+    assert "error (no_event): the game has no events yet" in out, out
+
+
+def test_io3_an_iron_oak_side_with_nothing_to_do_passes(store: str) -> None:
+    """IO-3 from the CLI: `wake legal` offers `pass` in the Status Phase; passing runs the
+    Status checks and moves on to the Order Phase, where `pass` is refused with IO-3.2 saying
+    what is required, and nothing is appended."""
+    gid = _iron_oak_game(store)
+    assert wake("submit", gid, '{"type": "deal"}', "--store", store)[0] == 0
+    code, out = wake("legal", gid, "--side", "USA", "--store", store)
+    assert code == 0 and '{"type": "pass"}' in out.splitlines(), out
+    code, out = wake("submit", gid, '{"type": "pass"}', "--side", "USA", "--store", store)
+    assert code == 0, out
+    assert "order #1 by USA: pass" in out and "USA status phase done" in out, out
+    assert "turn 1: USA orders" in out, out
+    events = len(GameStore(store).facts(gid)[1])
+    code, out = wake("submit", gid, '{"type": "pass"}', "--side", "USA", "--store", store)
+    assert code == 2 and "[IO-3.2]" in out and "give assign_orders" in out, out
+    assert len(GameStore(store).facts(gid)[1]) == events

@@ -250,8 +250,10 @@ def test_pl1_tie_is_rerolled_by_default() -> None:
 
 
 def test_pl1_tie_needs_another_roll_so_two_faces_are_not_enough() -> None:
+    """PL-1: the refusal names the rule and says the tie needs re-roll faces."""
     g = duel()
-    g.refused(None, {"type": "roll_initiative"}, DiceMismatch, None, faces=[4, 4])
+    error = g.refused(None, {"type": "roll_initiative"}, DiceMismatch, "PL-1", faces=[4, 4])
+    assert "tied 4-4" in error.message and "2 more d10 faces for the re-roll" in error.message
 
 
 def test_pl1_keep_previous_option_keeps_last_turns_holder_on_a_tie() -> None:

@@ -29,7 +29,13 @@ from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
-from domain.errors import InvalidCommand, RecordDivergence, ScenarioError, WakeError
+from domain.errors import (
+    InvalidCommand,
+    NoSuchEvent,
+    RecordDivergence,
+    ScenarioError,
+    WakeError,
+)
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
@@ -302,13 +308,28 @@ def submit(
             body = json.loads(command)
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"the order is not valid JSON: {exc}") from exc
-        faces = [int(f) for f in dice.split(",")] if dice else None
+        if not isinstance(body, dict):
+            raise InvalidCommand(
+                f'an order is a JSON object such as {{"type": ...}}, not {command.strip()!r}'
+            )
+        faces = _faces(dice) if dice else None
         st = GameStore(store)
         facts = st.submit(game_id, CommandEnvelope(side=side, command=body, dice=faces))
         state = st.state(game_id, at_event=facts[0].seq - 1)
         for fact in facts:
             typer.echo(render.log_line(state, fact))
             state = apply_fact(state, fact, check=False)
+
+
+def _faces(text: str) -> list[int]:
+    """``--dice 3,10,7``: the physical faces of an order, in rolling order."""
+    try:
+        return [int(f) for f in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise InvalidCommand(
+            f"--dice takes the faces rolled as whole numbers separated by commas "
+            f"(e.g. 3,10,7), not {text!r}"
+        ) from None
 
 
 @app.command("import")
@@ -382,6 +403,13 @@ def list_(store: StoreOpt = None) -> None:
 
 def _state_at(st: GameStore, game_id: str, event: int | None, turn: int | None) -> GameState:
     if turn is None:
+        if event is not None:
+            last = st.summary(game_id).events
+            if not 0 <= event <= last:
+                raise NoSuchEvent(
+                    f"--event takes 0..{last} (0 = the start, before any event), not {event}; "
+                    f"`wake log {game_id}` lists the events"
+                )
         return st.state(game_id, event)
     header, facts = st.facts(game_id)
     state = new_game(header)
@@ -394,7 +422,8 @@ def _state_at(st: GameStore, game_id: str, event: int | None, turn: int | None) 
         elif t > turn:
             break
     if chosen.seq == 0 and turn != 1:
-        raise WakeError(f"the game never reached turn {turn}")
+        now = state.ruleset.read_model(state.rules).turn
+        raise NoSuchEvent(f"the game never reached turn {turn} (it is in turn {now})")
     return chosen
 
 
@@ -439,14 +468,29 @@ def log(
         state = apply_fact(state, fact, check=False)
 
 
+def _check_explainable(game_id: str, event: int, last: int) -> None:
+    """Events are numbered from 1; 0 is the game's start (``show --event 0``), not an event."""
+    listing = f"`wake log {game_id}` lists them (orders, rolls and what they caused)"
+    if last == 0:
+        raise NoSuchEvent(
+            "the game has no events yet (no order has been given): there is nothing to explain"
+        )
+    if event == 0:
+        raise NoSuchEvent(
+            f"event 0 is the game's start, before any event, and has nothing to explain; "
+            f"explain one of events 1..{last}: {listing}"
+        )
+    if not 1 <= event <= last:
+        raise NoSuchEvent(f"the game has events 1..{last}, not {event}; {listing}")
+
+
 @app.command()
 def explain(game_id: str, event: int, store: StoreOpt = None) -> None:
     """Explain one event: the order behind it, dice, modifiers with rule IDs, odds."""
     with _errors():
         st = GameStore(store)
         _, facts = st.facts(game_id)
-        if not 1 <= event <= len(facts):
-            raise WakeError(f"the game has events 1..{len(facts)}, not {event}")
+        _check_explainable(game_id, event, len(facts))
         before = st.state(game_id, event - 1)
     for line in render.explain(before, facts, event - 1):
         typer.echo(line)

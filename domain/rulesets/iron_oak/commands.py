@@ -3,7 +3,8 @@
 One command per decision a player makes in the sequence of play (IO-3): the deal, each side's
 Status choices, the sealed order cards, each ship's revealed order with the mover's movement
 cards, the opponent's movement-card window, the fire declaration with gunnery cards, the
-opponent's one-Misfire window, the card exchange, and the Victory Phase (a system step).
+opponent's one-Misfire window, the card exchange, and the Victory Phase (a system step); and
+``pass`` for "nothing this step" wherever the rules allow doing nothing.
 """
 
 from __future__ import annotations
@@ -142,6 +143,16 @@ class EndTurn(_Command):
     type: Literal["end_turn"] = "end_turn"
 
 
+class Pass(_Command):
+    """Nothing this step, where the rules let the side do nothing: no Status choices, no
+    movement cards in the opponent's window, no fire, no Misfire, no exchange. It has the
+    events of that step's empty order; where the rules require something (the deal, an order
+    card on every ship IO-3.2, each ship's attempt to move IO-5.0, the Victory Phase) it is
+    refused with the rule and what is required (``passing.long_form``)."""
+
+    type: Literal["pass"] = "pass"
+
+
 IronOakCommand = Annotated[
     Deal
     | Status
@@ -151,6 +162,7 @@ IronOakCommand = Annotated[
     | DeclareFire
     | RespondFire
     | ExchangeCard
-    | EndTurn,
+    | EndTurn
+    | Pass,
     Field(discriminator="type"),
 ]

@@ -20,6 +20,7 @@ from domain.rulesets.iron_oak.commands import (
     DeclareFire,
     EndTurn,
     ExchangeCard,
+    Pass,
     RespondFire,
     RespondMovement,
     RevealOrder,
@@ -37,6 +38,7 @@ from domain.rulesets.iron_oak.events import (
     SparResolved,
     UnfoulAttempted,
 )
+from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import SIDES, advance, controller, movers_left, to_act
 from domain.rulesets.iron_oak.state import (
     CardEffect,
@@ -85,6 +87,8 @@ PHASE_OF = {
 def decide(
     state: IronOakState, side: str | None, command: object, dice: DiceSource
 ) -> list[DomainEvent]:
+    if isinstance(command, Pass):  # "nothing this step": the step's empty order, same events
+        command = pass_long_form(state, side)
     phase, rule = PHASE_OF[type(command)]  # type: ignore[index]
     if state.phase != phase:
         raise WrongPhase(

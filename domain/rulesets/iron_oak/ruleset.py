@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
+from domain.commands import OrderParser
 from domain.dice import DiceSource
-from domain.errors import InvalidCommand, ScenarioError
+from domain.errors import ScenarioError, WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.iron_oak import bot, rules, view
-from domain.rulesets.iron_oak.commands import IronOakCommand
+from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
 from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
 from domain.rulesets.iron_oak.options import (
@@ -24,6 +25,7 @@ from domain.rulesets.iron_oak.options import (
     IronOakOptions,
     version_tuple,
 )
+from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import to_act
 from domain.rulesets.iron_oak.state import IronOakState, initial_state
 from domain.rulesets.iron_oak.summaries import RULE_SUMMARIES
@@ -33,7 +35,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CardsDealt,
 )
 
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(IronOakCommand)
+_ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
 DATA_PARTS = ("ships", "forts", "cards", "tables")
 HIDDEN = "?"
 
@@ -103,14 +105,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
-        try:
-            return _COMMANDS.validate_python(dict(data))
-        except ValidationError as exc:
-            kinds = (
-                "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, "
-                "respond_fire, exchange_card, end_turn"
-            )
-            raise InvalidCommand(f"not an Iron & Oak order ({kinds}): {exc}") from exc
+        return _ORDERS.parse(data)
 
     def decide(
         self, state: IronOakState, side: str | None, command: Any, dice: DiceSource
@@ -124,7 +119,12 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         return list(to_act(state))
 
     def legal_commands(self, state: IronOakState, side: str | None) -> list[Any]:
-        return bot.legal_commands(state, side)
+        found = bot.legal_commands(state, side)
+        try:  # "nothing this step", where the rules allow it
+            pass_long_form(state, side)
+        except WakeError:
+            return found
+        return [*found, Pass()] if found else found
 
     def bot_command(self, state: IronOakState, side: str | None) -> Any:
         return bot.bot_command(state, side)

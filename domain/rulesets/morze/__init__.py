@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import TypeAdapter, ValidationError
-
 from domain.board import ContinuousBoard
+from domain.commands import OrderParser
 from domain.dice import DiceSource
-from domain.errors import InvalidCommand, WakeError
+from domain.errors import WakeError
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
@@ -48,7 +47,7 @@ RULE_SUMMARIES: dict[str, str] = {
     "PL-7": "End of turn: the next turn starts with an initiative roll. Victory is scenario data.",
 }
 
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(MorzeCommand)
+_ORDERS = OrderParser(MorzeCommand, "Morze w ogniu")
 
 
 class MorzeRuleset(Ruleset[MorzeState, Any]):
@@ -93,14 +92,7 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
-        try:
-            return _COMMANDS.validate_python(dict(data))
-        except ValidationError as exc:
-            kinds = (
-                "roll_initiative, move, end_movement, declare_attack, end_declarations, "
-                "resolve_attacks"
-            )
-            raise InvalidCommand(f"not a Morze order ({kinds}): {exc}") from exc
+        return _ORDERS.parse(data)
 
     def decide(
         self, state: MorzeState, side: str | None, command: Any, dice: DiceSource

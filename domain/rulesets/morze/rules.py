@@ -10,9 +10,16 @@ from __future__ import annotations
 import math
 
 from domain.chance import opposed_roll, table_roll, target_roll
-from domain.dice import DiceSource
-from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase, WrongSide
-from domain.events import DomainEvent, GameEnded
+from domain.dice import DiceExhausted, DiceSource
+from domain.errors import (
+    DiceMismatch,
+    IllegalCommand,
+    InvalidCommand,
+    NotYourTurn,
+    WrongPhase,
+    WrongSide,
+)
+from domain.events import DiceRolled, DomainEvent, GameEnded
 from domain.frozen import changed
 from domain.rulesets.morze.commands import (
     DeclareAttack,
@@ -208,16 +215,22 @@ def _roll_initiative(state: MorzeState, dice: DiceSource) -> list[DomainEvent]:
     a, b = state.side_ids
     events: list[DomainEvent] = []
     for _ in range(MAX_INITIATIVE_REROLLS):
-        roll = opposed_roll(
-            dice,
-            actor="d10",
-            opponent="d10",
-            side=a,
-            opponent_side=b,
-            purpose="initiative",
-            rule="PL-1",
-            tie_label="tie",
-        )
+        start = dice.position
+        try:
+            roll = opposed_roll(
+                dice,
+                actor="d10",
+                opponent="d10",
+                side=a,
+                opponent_side=b,
+                purpose="initiative",
+                rule="PL-1",
+                tie_label="tie",
+            )
+        except DiceExhausted as exc:
+            if not events:
+                raise
+            raise _reroll_faces_missing(state, events, dice.position - start) from exc
         events.append(roll)
         assert roll.opposed_by is not None
         rolls = {a: roll.roll.total, b: roll.opposed_by.total}
@@ -232,6 +245,26 @@ def _roll_initiative(state: MorzeState, dice: DiceSource) -> list[DomainEvent]:
     events.append(InitiativeDetermined(turn=state.turn, side=winner, rolls=rolls, reason=reason))
     events.append(PhaseBegan(turn=state.turn, phase="movement", side=state.other(winner)))
     return events
+
+
+def _reroll_faces_missing(state: MorzeState, ties: list[DomainEvent], drawn: int) -> DiceMismatch:
+    """PL-1 with physical dice: the faces entered ran out on a re-roll after a tie. Say so, and
+    how many faces the re-roll still needs (``drawn`` of its two were entered)."""
+    a, b = state.side_ids
+    tied = ", then ".join(
+        f"{e.roll.total}-{e.opposed_by.total}"
+        for e in ties
+        if isinstance(e, DiceRolled) and e.opposed_by is not None
+    )
+    missing = 2 - drawn
+    which = f"one for each side, {a}'s first" if missing == 2 else f"{b}'s"
+    entered = 2 * len(ties) + drawn
+    return DiceMismatch(
+        f"the initiative roll tied {tied}, and a tie is re-rolled: enter {missing} more d10 "
+        f"face{'s' if missing > 1 else ''} for the re-roll ({which}) after the {entered} "
+        "already entered",
+        rule="PL-1",
+    )
 
 
 def _damage_table(total: int) -> tuple[str, int]:

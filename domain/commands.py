@@ -1,0 +1,109 @@
+"""Reading an order's JSON into a ruleset's command model, with errors a player can read.
+
+Every ruleset's orders are a pydantic union of frozen models told apart by their ``type`` field.
+:class:`OrderParser` validates the JSON against that union and turns pydantic's report into one
+line: an unknown or missing ``type`` names the order types the ruleset knows, a bad field names
+its path and the problem (``fires[0].target is missing``), without pydantic's internals or URLs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from domain.errors import InvalidCommand
+
+__all__ = ["OrderParser", "order_models"]
+
+_SHOWN_INPUT = 40  # characters of a bad value quoted in a message
+
+
+def order_models(union: Any) -> dict[str, type[BaseModel]]:
+    """Order type -> command model, for a discriminated union (``Annotated[A | B, Field(...)]``)
+    whose models each have a ``type`` literal with a default."""
+    members = typing.get_args(union)
+    if typing.get_origin(union) is typing.Annotated:
+        members = typing.get_args(members[0])
+    models: dict[str, type[BaseModel]] = {}
+    for model in members:
+        tag = model.model_fields["type"].default
+        models[str(tag)] = model
+    return models
+
+
+class OrderParser:
+    """Validates orders for one ruleset (``name`` is how messages call it, e.g. "Iron & Oak")."""
+
+    def __init__(self, union: Any, name: str) -> None:
+        self.adapter: TypeAdapter[Any] = TypeAdapter(union)
+        self.models = order_models(union)
+        self.name = name
+
+    @property
+    def types(self) -> list[str]:
+        """The order types this ruleset knows, in the union's order."""
+        return list(self.models)
+
+    def parse(self, data: Any) -> Any:
+        """The command model for ``data`` (an order's JSON object).
+
+        Raises:
+            InvalidCommand: not an object, no or an unknown ``type``, or fields that do not fit;
+                the message is one readable line.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidCommand(
+                f'an order is a JSON object such as {{"type": "{self.types[0]}"}}, '
+                f"not {type(data).__name__} {_shown(data)}"
+            )
+        known = f"{self.name} knows: {', '.join(self.types)}"
+        kind = data.get("type")
+        if kind is None:
+            raise InvalidCommand(f'the order has no "type"; {known}')
+        if not isinstance(kind, str) or kind not in self.models:
+            close = [t for t in self.types if t.startswith(str(kind))]
+            close = close or difflib.get_close_matches(str(kind), self.types, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InvalidCommand(f"unknown order type {kind!r}{hint}; {known}")
+        try:
+            return self.adapter.validate_python(dict(data))
+        except ValidationError as exc:
+            problems = "; ".join(self._problem(str(kind), err) for err in exc.errors())
+            raise InvalidCommand(f"invalid {kind}: {problems}") from None
+
+    def _problem(self, kind: str, err: Any) -> str:
+        loc = list(err["loc"])
+        if loc and loc[0] == kind:  # the union's tag comes first
+            loc = loc[1:]
+        where = _path(loc) or "the order"
+        if err["type"] == "missing":
+            return f"{where} is missing"
+        if err["type"] == "extra_forbidden":
+            if len(loc) == 1:
+                fields = [f for f in self.models[kind].model_fields if f != "type"]
+                takes = f"it takes {', '.join(fields)}" if fields else "it takes none"
+                return f"{where} is not a field of {kind} ({takes})"
+            return f"{where} is not a field here"
+        message = str(err["msg"])
+        if message.startswith("Input should be "):
+            message = "should be " + message.removeprefix("Input should be ")
+        else:
+            message = "is wrong: " + message.removeprefix("Value error, ")
+        return f"{where} {message} (got {_shown(err.get('input'))})"
+
+
+def _path(loc: list[Any]) -> str:
+    """``["fires", 0, "target"]`` -> ``fires[0].target``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else f"{'.' if text else ''}{part}"
+    return text
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_INPUT else text[: _SHOWN_INPUT - 3] + "..."
