@@ -17,16 +17,16 @@ Units. A *unit* is a ship (``state.ships``) or a fort section (``state.sections`
 ``"<fort id>.<section id>"``). Fort sections fire and are fired at on their own (IO-6.0,
 IO-6.2 "fire at a fort targets a single section"):
 
-* range (IO-6.1): the fort sits on the map edge beside its scenario cell and counts as being in
-  that GB's neighbour, so a ship in the fort's cell is at Medium, one GB further at Long, and
-  beyond that out of range. A fort is never at Short or Point Blank. Reading: forts do not fire
-  at forts (refused, IO-6.0).
+* range (IO-6.1): the fort sits on the map edge and is deemed to be in the GB beside it, its
+  scenario cell: a ship in that cell is at Short, one GB away at Medium, two away at Long, and
+  beyond that out of range. A fort is never at Point Blank. Reading: forts do not fire at forts
+  (refused, IO-6.0).
 * a fort section as **firer**: ``section`` indexes the guns of that fort section's card. It has
-  no Bow-on/Stern-on relations, smoke, repair party, aground or fouled state; its fire level,
-  criticals (Armament, Captain) and action-card effects modify its CR like a ship's. It cannot
-  fire once destroyed or at full crew damage (its card's ``crew``, IO-6.2.3G read for forts). It
-  makes no smoke (forts carry no smoke marker in the state). Only a fort section may declare
-  plunging fire, and only at Long range (IO-6.2.3D).
+  no Bow-on/Stern-on relations, aground or fouled state; its fire level, smoke marker, repair
+  party, criticals (Armament, Captain) and action-card effects modify its CR like a ship's. It
+  cannot fire once destroyed or at full crew damage (its card's ``crew``, IO-6.2.3G read for
+  forts). Its gun dice make smoke like a ship's (IO-6.2.3C; IO-3.1 has forts check smoke).
+  Only a fort section may declare plunging fire, and only at Long range (IO-6.2.3D).
 * a fort section as **target** — the reading for its DR: a section is a single location, with
   the card's ``defence`` dice, recorded under location code :data:`FORT_LOCATION` ("A") in the
   events and in the section's ``shields``. No yellow d8 is rolled (there is nothing to choose;
@@ -82,7 +82,7 @@ _NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-6.3.1"})
 
 
 class GunneryOptions(BaseModel):
-    """Switches for the [AMBIG] readings gunnery relies on (defaults: the digest's likely reading).
+    """Switches for the [AMBIG] readings gunnery relies on (defaults as in :class:`IronOakOptions`).
 
     * ``swap`` (IO-6.2.2 "swap S and B hits"): ``full`` (default, the seed's words: when the
       target is Bow-on or Stern-on to the firer, S hits become B and B hits become S);
@@ -375,8 +375,8 @@ def gunnery_modifiers(
     * action cards played this segment on the firer for gunnery (IO-7.0,
       ``state.card_modifiers``).
 
-    Fort sections have no relations, repair party, smoke, aground or fouled state; their
-    Armament, Captain, fire and cards count as for a ship.
+    Fort sections have no relations, aground or fouled state; their repair party, Armament,
+    Captain, fire, smoke and cards count as for a ship.
     """
     tables = state.data.tables
     mods = tables.modifiers
@@ -479,9 +479,10 @@ def hit_location(
 ) -> str:
     """The location code hit on ship ``target`` by yellow-d8 ``face`` (IO-6.2), after, in order:
 
-    1. the Bow/Stern swap (IO-6.2.2, ``options.swap``): S→B when the target is Bow-on to the
-       firer, B→S when Stern-on; kept as rolled when the target's card has no such location
-       (e.g. a monitor card without S);
+    1. the Bow/Stern swap (IO-6.2.2, ``options.swap``) when the target is Bow-on or Stern-on
+       to the firer: ``full`` turns S into B and B into S either way, ``paired`` only S→B when
+       Bow-on and B→S when Stern-on, ``none`` nothing; a hit is kept as rolled when the
+       target's card has no such location (e.g. a monitor card without S);
     2. plunging fire (IO-6.2.3D): a location marked * becomes D;
     3. fouling (IO-6.2.3B, "WL hits become A or TS"): when firer and target are fouled with each
        other, WL becomes TS on a monitor target (whose card has TS) and A otherwise.
@@ -670,8 +671,9 @@ def resolve_fire(
 ) -> list[DomainEvent]:
     """One gun section fires at one unit (IO-6.2). Dice order: the d8 (not for a fort section
     target), gun dice, defence dice, then the 2d6 of a critical. Events: the rolls,
-    :class:`GunneryResolved`, a :class:`SmokeChanged` (ship firers only), the critical roll
-    and :class:`CriticalRolled` (its effect is for :mod:`criticals`, applied by the caller).
+    :class:`GunneryResolved`, a :class:`SmokeChanged` (when the firer's gun die makes smoke), the
+    critical roll and :class:`CriticalRolled` (its effect is for :mod:`criticals`, applied by
+    the caller).
 
     ``plunging``: a fort section's declaration of plunging fire at Long range (IO-6.2.3D).
 
