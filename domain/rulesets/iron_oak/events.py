@@ -31,7 +31,9 @@ class GunneryResolved(DomainEvent):
     section: int  # index of the gun section on the firer's card (fort: the section's guns)
     target: str
     range: Literal["point_blank", "short", "medium", "long"]
-    face: int  # the yellow d8; 0 when no d8 is rolled (a fort section target)
+    # the yellow d8 face that picked the location (the re-roll's under IO-9.1); 0 when no d8
+    # is rolled (a fort section target), and always 0 in games recorded with ruleset 1.0
+    face: int
     location: str  # after the Bow/Stern swap, plunging fire and fouling (IO-6.2.2, IO-6.2.3B/D)
     cr: int
     dr: int

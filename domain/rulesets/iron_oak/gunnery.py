@@ -581,7 +581,9 @@ def _exchange(
         found = card.location(cast(Location, where.outcome))
         if found is None:  # pragma: no cover - hit_location only yields codes on the card
             raise InvalidCommand(f"{target}'s card has no location {where.outcome}")
-        location, face = found, int(where.value)
+        # the d8 face that picked the location; games recorded with 1.0 kept 0 here
+        face = where.roll.faces[0] if state.rules_version >= (1, 1) else 0
+        location = found
     code = location.code
     shield_before = b.shields.get(code, 0)
     shield_mods: Sequence[Modifier] = (
