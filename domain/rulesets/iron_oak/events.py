@@ -42,8 +42,9 @@ class GunneryResolved(DomainEvent):
     shield_before: int
     shield_after: int
     attack: str = "guns"  # or "boiler" / "explosion" / "magazine": a critical's attack
-    # the Standard Damage Chart band in words (IO-6.2) and the exact odds of every band for
-    # these pools and modifiers, before the dice were rolled
+    # the Standard Damage Chart band in words (IO-6.2) followed, in brackets, by the row read
+    # for the location (games recorded with 1.0 give the band alone), and the exact odds of
+    # every band for these pools and modifiers, before the dice were rolled
     band_text: str = ""
     p_band: dict[str, str] = Field(default_factory=dict)
     rule: str = "IO-6.2"  # or a critical's rule for its attack (IO-6.3.2, 6.3.8, 6.3.11)
