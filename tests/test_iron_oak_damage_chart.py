@@ -65,6 +65,16 @@ def broadside(s: Session, *faces: int) -> dict[str, Any]:
     return resolved
 
 
+def last_fire(s: Session) -> int:
+    """The index of the game's last GunneryResolved fact."""
+    return max(i for i, f in enumerate(s.facts) if f.topic.startswith("iron_oak.GunneryResolved/"))
+
+
+def log_line(s: Session, index: int) -> str:
+    fact = s.facts[index]
+    return s.state.ruleset.describe(s.state.ruleset.events.load(fact.topic, fact.payload))
+
+
 # --------------------------------------------------------------------------- the d8 face
 
 
@@ -74,8 +84,7 @@ def test_io_6_2_the_hit_location_d8_face_is_recorded() -> None:
     s = broadside_game()
     resolved = broadside(s, 3, 4, 1, 2, 1)
     assert (resolved["face"], resolved["location"]) == (3, "A")
-    line = s.state.ruleset.describe(s.state.ruleset.events.load(*_last(s, "GunneryResolved")))
-    assert "hit A (d8 3)" in line
+    assert "hit A (d8 3)" in log_line(s, last_fire(s))
 
 
 def test_io_6_2_a_1_0_game_still_records_face_0() -> None:
@@ -83,11 +92,6 @@ def test_io_6_2_a_1_0_game_still_records_face_0() -> None:
     s = broadside_game("1.0")
     resolved = broadside(s, 3, 4, 1, 2, 1)
     assert (resolved["face"], resolved["location"]) == (0, "A")
-
-
-def _last(s: Session, name: str) -> tuple[str, dict[str, Any]]:
-    fact = next(f for f in reversed(s.facts) if f.topic.split(".", 1)[1].startswith(name + "/"))
-    return fact.topic, fact.payload
 
 
 # --------------------------------------------------------------------------- IO-6.2 the chart
@@ -153,13 +157,10 @@ def test_io_6_2_the_log_and_explanation_show_the_row_read() -> None:
     """IO-6.2: the log line and the explanation of a fire name the chart row that was read."""
     s = broadside_game()
     broadside(s, 1, 6, 1, 3, 1)
-    index = max(i for i, f in enumerate(s.facts) if f.topic.startswith("iron_oak.Gunnery"))
+    index = last_fire(s)
     explained = explain_event(replay(s.header, s.facts[:index]), s.facts, index)
     row = 'wood, shield 0: no row applies, so the last line "shield damage -2, 2 hits"'
-    assert row in explained.text
-    assert explained.text == s.state.ruleset.describe(
-        s.state.ruleset.events.load(s.facts[index].topic, s.facts[index].payload)
-    )
+    assert explained.text == log_line(s, index)
     assert "hit B (d8 1), CR 6 vs DR 3 → 2·DR ≤ CR < 3·DR [" + row + "], 2 hits" in explained.text
 
 
