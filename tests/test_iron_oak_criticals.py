@@ -887,10 +887,10 @@ def test_io_6_3_2_boiler_attacks_fouled_ships_with_a_d10() -> None:
         "IO-6.3.2",
         "A",
     )
-    assert (hit.cr, hit.dr, hit.band, hit.hits) == (10, 2, "critical", 1)
+    assert (hit.cr, hit.dr, hit.band, hit.hits) == (10, 2, "critical", 2)
     last = events[-1]
     assert isinstance(last, CriticalRolled) and last.unit == "cumberland" and last.total == 7
-    assert after.ships["cumberland"].hits == 1 and after.ships["cumberland"].shield("A") == -2
+    assert after.ships["cumberland"].hits == 2 and after.ships["cumberland"].shield("A") == -2
     assert after.ships["monitor"] == state.ships["monitor"]
 
 

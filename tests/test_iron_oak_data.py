@@ -165,18 +165,22 @@ def test_ram_spar_dice_match_seed() -> None:
 
 
 def test_damage_chart_matches_seed() -> None:
-    """IO-6.2: damaged wood/armour (−2 or worse) take 1 hit over DR and 2 hits at 2·DR, shield
-    −1/−2; CR ≤ DR no effect; WL adds 1 hit; shields stop at −4 (IO-6.2.1)."""
+    """IO-6.2: the seed's chart, band by band, as condition rows then a last line: CR ≤ DR no
+    effect; DR < CR < 2·DR: no shield damage no effect, damaged wood or armour (−2 or worse) 1
+    hit, shield −1; 2·DR ≤ CR < 3·DR: damaged wood or armour 2 hits, shield −2 and 2 hits. WL
+    adds 1 hit; shields stop at −4 (IO-6.2.1)."""
     chart = bundled_tables().damage_chart
-    assert chart.no_effect.model_dump() == dict.fromkeys(chart.no_effect.model_dump(), 0)
-    assert (chart.over.wood_undamaged, chart.over.armour_undamaged) == (0, 0)
-    assert (chart.over.wood_damaged, chart.over.armour_damaged, chart.over.shield_step) == (
-        1,
-        1,
-        -1,
-    )
-    assert (chart.double.wood_damaged, chart.double.armour_damaged) == (2, 2)
-    assert chart.double.shield_step == -2
+    rows = {
+        band: [(r.when, r.hits) for r in getattr(chart, band).rows]
+        for band in ("no_effect", "over", "double")
+    }
+    assert rows == {
+        "no_effect": [],
+        "over": [("no_shield_damage", 0), ("wood_damaged", 1), ("armour_damaged", 1)],
+        "double": [("wood_damaged", 2), ("armour_damaged", 2)],
+    }
+    lines = [getattr(chart, b).last_line for b in ("no_effect", "over", "double")]
+    assert [(line.shield_step, line.hits) for line in lines] == [(0, 0), (-1, 0), (-2, 2)]
     assert (chart.armour_damaged_at, chart.shield_floor, chart.wl_extra_hit) == (-2, -4, 1)
 
 

@@ -42,7 +42,6 @@ from domain.rulesets.iron_oak.state import CardEffect, CriticalState, IronOakSta
 
 DATA = resolve_data()
 TABLES = DATA.tables
-CHART = TABLES.damage_chart
 WATER = "fort_morgan.water_battery"
 BASTION = "fort_morgan.main_bastion"
 SOUTH = "fort_gaines.south_face"
@@ -183,9 +182,11 @@ def test_io_6_2_fire_at_a_fort_targets_one_section_single_location() -> None:
     assert (gunnery_roll.subject, gunnery_roll.target) == ("hartford", WATER)
     event = resolved(events)
     assert (event.target, event.location, event.face, event.range) == (WATER, "A", 0, "medium")
-    assert (event.band, event.hits, event.shield_after) == ("double", 0, -2)  # armour undamaged
+    # armour undamaged: no row of the band applies, so its last line: −2 and 2 hits
+    assert (event.band, event.hits, event.shield_after) == ("double", 2, -2)
     after = fold(state, events)
     assert after.sections[WATER].shields == {FORT_LOCATION: -2}
+    assert after.sections[WATER].hits == 2
     assert after.sections[BASTION].shields == {}  # only that section
     assert after.ships == state.ships
 
@@ -200,11 +201,11 @@ def test_io_6_2_1_section_dr_modified_only_by_its_shield_damage() -> None:
     assert [(m.value, m.rule) for m in gunnery_roll.opposed_by.modifiers] == [(-2, "IO-6.2.1")]
     event = resolved(events)
     assert (event.cr, event.dr, event.band) == (8, 1, "critical")
-    assert event.hits == CHART.critical.armour_damaged
+    assert event.hits == 2  # armour with shield damage −2 or worse: 2 hits
     assert events[-1] == CriticalRolled(
         unit=WATER, column="ship", total=12, critical=TABLES.critical_table.ship[12]
     )
-    assert fold(state, events).sections[WATER].hits == CHART.critical.armour_damaged
+    assert fold(state, events).sections[WATER].hits == 2
 
 
 def test_io_6_2_section_destroyed_at_its_hits() -> None:

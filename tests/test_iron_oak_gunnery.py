@@ -28,6 +28,7 @@ from domain.rulesets.iron_oak.gunnery import (
     hit_location,
     resolve_fire,
 )
+from domain.rulesets.iron_oak.options import IronOakOptions, ShieldLine
 from domain.rulesets.iron_oak.state import (
     CardEffect,
     CriticalState,
@@ -537,37 +538,66 @@ def test_io_6_2_p_success_is_exact(
 # --------------------------------------------------------------------------- IO-6.2 damage chart
 
 DAMAGE = [
-    # id, target, shields, faces, band, hits, shield after (bundled chart values)
-    ("wood undamaged over", "cumberland", {}, [2, 5, 3, 1], "over", 0, -1),
-    ("wood damaged over", "cumberland", {"A": -1}, [2, 3, 3, 1], "over", 1, -2),
-    ("wood undamaged double", "cumberland", {}, [2, 6, 3, 1], "double", 0, -2),
-    ("wood damaged double", "cumberland", {"A": -1}, [2, 4, 3, 1], "double", 2, -3),
-    ("wood undamaged critical", "cumberland", {}, [2, 9, 3, 1, 3, 4], "critical", 1, -2),
-    ("no effect", "cumberland", {"A": -1}, [2, 2, 3, 1], "no_effect", 0, -1),
-    ("armour undamaged over", "virginia", {}, [2, 5, 1, 3, 2], "over", 0, -1),
-    ("armour at -1 counts undamaged", "virginia", {"A": -1}, [2, 5, 1, 4, 2], "over", 0, -2),
-    ("armour damaged over", "virginia", {"A": -2}, [2, 5, 1, 5, 2], "over", 1, -3),
-    ("armour damaged double", "virginia", {"A": -2}, [2, 6, 1, 5, 2], "double", 2, -4),
-    ("shield floor -4", "virginia", {"A": -4}, [2, 6, 1, 7, 2], "double", 2, -4),
-    ("armour undamaged double", "virginia", {}, [2, 6, 1, 3, 2], "double", 0, -2),
+    # id, target, shields, faces, band, hits, shield after, shield_line (bundled chart values)
+    ("wood undamaged over", "cumberland", {}, [2, 5, 3, 1], "over", 0, 0, "otherwise"),
+    ("wood damaged over", "cumberland", {"A": -1}, [2, 3, 3, 1], "over", 1, -1, "otherwise"),
+    ("wood undamaged double", "cumberland", {}, [2, 6, 3, 1], "double", 2, -2, "otherwise"),
+    ("wood damaged double", "cumberland", {"A": -1}, [2, 4, 3, 1], "double", 2, -1, "otherwise"),
+    (
+        "wood undamaged critical",
+        "cumberland",
+        {},
+        [2, 9, 3, 1, 3, 4],
+        "critical",
+        2,
+        -2,
+        "otherwise",
+    ),
+    ("no effect", "cumberland", {"A": -1}, [2, 2, 3, 1], "no_effect", 0, -1, "otherwise"),
+    ("armour undamaged over", "virginia", {}, [2, 5, 1, 3, 2], "over", 0, 0, "otherwise"),
+    ("armour at -1: last line", "virginia", {"A": -1}, [2, 5, 1, 4, 2], "over", 0, -2, "otherwise"),
+    ("armour damaged over", "virginia", {"A": -2}, [2, 5, 1, 5, 2], "over", 1, -2, "otherwise"),
+    ("armour damaged double", "virginia", {"A": -2}, [2, 6, 1, 5, 2], "double", 2, -2, "otherwise"),
+    ("armour undamaged double", "virginia", {}, [2, 6, 1, 3, 2], "double", 2, -2, "otherwise"),
+    ("always: wood undamaged over", "cumberland", {}, [2, 5, 3, 1], "over", 0, -1, "always"),
+    (
+        "always: armour damaged over",
+        "virginia",
+        {"A": -2},
+        [2, 5, 1, 5, 2],
+        "over",
+        1,
+        -3,
+        "always",
+    ),
+    ("always: armour undamaged double", "virginia", {}, [2, 6, 1, 3, 2], "double", 0, -2, "always"),
+    ("always: shield floor -4", "virginia", {"A": -4}, [2, 6, 1, 7, 2], "double", 2, -4, "always"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("target", "shields", "faces", "band", "hits", "after"),
+    ("target", "shields", "faces", "band", "hits", "after", "shield_line"),
     [case[1:] for case in DAMAGE],
     ids=[case[0] for case in DAMAGE],
 )
 def test_io_6_2_standard_damage_chart(
-    target: str, shields: dict[str, int], faces: list[int], band: str, hits: int, after: int
+    target: str,
+    shields: dict[str, int],
+    faces: list[int],
+    band: str,
+    hits: int,
+    after: int,
+    shield_line: ShieldLine,
 ) -> None:
-    """IO-6.2 / IO-6.2.1: hits by wood/armour and damaged state; the shield steps down by the
-    band's step and never below −4."""
+    """IO-6.2 / IO-6.2.1: hits by wood/armour and damaged state from the band's rows; the band's
+    last line (shield step, hits) when no row applies, or with ``shield_line=always`` its shield
+    step every time; shields never go below −4."""
     firer = "virginia" if target == "cumberland" else "monitor"
     if target == "cumberland":
         state = game(cumberland={"shields": shields})
     else:
         state = game(virginia={"shields": shields})
+    state = state.model_copy(update={"options": IronOakOptions(shield_line=shield_line)})
     events = fire(state, firer, 0, target, faces)
     event = resolved(events)
     assert event.location == "A"
@@ -581,7 +611,7 @@ def test_io_6_2_standard_damage_chart(
 def test_io_6_2_bundled_chart_values_pinned() -> None:
     """IO-6.2: the values the damage tests rely on."""
     assert (CHART.armour_damaged_at, CHART.shield_floor, CHART.wl_extra_hit) == (-2, -4, 1)
-    assert (CHART.over.shield_step, CHART.double.shield_step) == (-1, -2)
+    assert (CHART.over.last_line.shield_step, CHART.double.last_line.shield_step) == (-1, -2)
 
 
 def test_io_6_2_waterline_hit_adds_one_extra_hit() -> None:
@@ -788,7 +818,7 @@ def test_resolve_fire_does_not_mutate_state() -> None:
     new = fold(state, events)
     assert state.model_dump() == before
     assert new is not state
-    assert new.ships["cumberland"].shield("A") != state.ships["cumberland"].shield("A")
+    assert new.ships["cumberland"].hits != state.ships["cumberland"].hits
 
 
 def test_refused_fire_rolls_nothing() -> None:

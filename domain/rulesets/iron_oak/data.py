@@ -553,23 +553,65 @@ class HazardTable(_Model):
     mine: Opposed  # IO-5.4.3, one check per mine
 
 
-class DamageBand(_Model):
-    """Hits by location state, and the shield step, for one Standard Damage Chart band."""
+ChartCondition = Literal["no_shield_damage", "wood_damaged", "armour_damaged", "wood", "armour"]
+"""What a Standard Damage Chart row asks of the location hit (IO-6.2): no shield damage; wood
+(木部) with any shield damage; armour (装甲部) at ``armour_damaged_at`` or worse; and, for charts
+converted from ruleset 1.0's format, any wood or any armour location."""
 
-    wood_undamaged: int = Field(ge=0)
-    wood_damaged: int = Field(ge=0)
-    armour_undamaged: int = Field(ge=0)  # includes armour with less than armour_damaged_at
-    armour_damaged: int = Field(ge=0)
+
+class ChartRow(_Model):
+    """A condition row of a damage chart band: a location that meets ``when`` takes ``hits``."""
+
+    when: ChartCondition
+    hits: int = Field(ge=0)
+
+
+class ChartLine(_Model):
+    """The last line of a damage chart band: the shield step (≤ 0) and its hits."""
+
     shield_step: int = Field(le=0)
+    hits: int = Field(ge=0)
+
+
+class DamageBand(_Model):
+    """One band of the Standard Damage Chart as the seed lays it out (IO-6.2): condition rows,
+    first match first, then the last line with the shield step. How the last line combines with
+    the rows is the ``shield_line`` option (IO-6.2 [AMBIG]): ``otherwise`` — only when no row
+    applies; ``always`` — its shield step in every case, the hits from the rows.
+
+    Ruleset 1.0's format (hits for wood/armour, damaged/undamaged, and one shield step per band)
+    still loads, for the charts embedded in 1.0 records: each nonzero cell becomes a row (damaged
+    before undamaged) and the step a last line without hits, which under ``always`` (1.0's
+    reading) gives exactly 1.0's results.
+    """
+
+    rows: list[ChartRow] = Field(default_factory=list)
+    last_line: ChartLine
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_1_0(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "shield_step" not in data:
+            return data
+        cells = ("wood_damaged", "wood_undamaged", "armour_damaged", "armour_undamaged")
+        unknown = set(data) - {*cells, "shield_step"}
+        if unknown:
+            raise ValueError(f"unknown field(s) {sorted(unknown)} in a 1.0 damage chart band")
+        rows = [
+            {"when": cell.removesuffix("_undamaged"), "hits": data.get(cell, 0)}
+            for cell in cells
+            if data.get(cell, 0)
+        ]
+        return {"rows": rows, "last_line": {"shield_step": data["shield_step"], "hits": 0}}
 
 
 class DamageChart(_Model):
     """Standard Damage Chart (IO-6.2, IO-GAPS 6).
 
     Bands: ``no_effect`` CR ≤ DR; ``over`` DR < CR < 2·DR; ``double`` 2·DR ≤ CR < 3·DR;
-    ``critical`` CR ≥ 3·DR (also roll on the Critical Hit Table). Wood counts as damaged at any
-    shield damage, armour at ``armour_damaged_at`` or worse. ``double`` follows the [AMBIG]
-    reading in which the −2 shield step always applies and only damaged locations take hits.
+    ``critical`` CR ≥ 3·DR (also roll on the Critical Hit Table). Each band is a
+    :class:`DamageBand`. Wood counts as damaged at any shield damage, armour at
+    ``armour_damaged_at`` or worse.
     """
 
     no_effect: DamageBand
@@ -582,7 +624,8 @@ class DamageChart(_Model):
 
     @model_validator(mode="after")
     def _no_effect(self) -> DamageChart:
-        if any(self.no_effect.model_dump().values()):
+        band = self.no_effect
+        if any(row.hits for row in band.rows) or band.last_line != ChartLine(shield_step=0, hits=0):
             raise ValueError("damage_chart.no_effect: CR ≤ DR has no effect (IO-6.2)")
         return self
 
@@ -596,6 +639,22 @@ class DamageChart(_Model):
         if cr < 3 * dr:
             return "double"
         return "critical"
+
+    def meets(self, when: ChartCondition, *, armoured: bool, shield: int) -> bool:
+        """Whether a location (armoured or wood, with shield damage ``shield`` ≤ 0) meets a
+        row's condition."""
+        if when == "no_shield_damage":
+            return shield == 0
+        if when == "wood_damaged":
+            return not armoured and shield < 0
+        if when == "armour_damaged":
+            return armoured and shield <= self.armour_damaged_at
+        return armoured == (when == "armour")
+
+    def row_for(self, band: str, *, armoured: bool, shield: int) -> ChartRow | None:
+        """The first row of ``band`` the location meets; None when none does."""
+        rows: list[ChartRow] = getattr(self, band).rows
+        return next((r for r in rows if self.meets(r.when, armoured=armoured, shield=shield)), None)
 
 
 class CriticalTable(_Model):

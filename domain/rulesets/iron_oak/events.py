@@ -31,7 +31,9 @@ class GunneryResolved(DomainEvent):
     section: int  # index of the gun section on the firer's card (fort: the section's guns)
     target: str
     range: Literal["point_blank", "short", "medium", "long"]
-    face: int  # the yellow d8; 0 when no d8 is rolled (a fort section target)
+    # the yellow d8 face that picked the location (the re-roll's under IO-9.1); 0 when no d8
+    # is rolled (a fort section target), and always 0 in games recorded with ruleset 1.0
+    face: int
     location: str  # after the Bow/Stern swap, plunging fire and fouling (IO-6.2.2, IO-6.2.3B/D)
     cr: int
     dr: int
@@ -40,8 +42,9 @@ class GunneryResolved(DomainEvent):
     shield_before: int
     shield_after: int
     attack: str = "guns"  # or "boiler" / "explosion" / "magazine": a critical's attack
-    # the Standard Damage Chart band in words (IO-6.2) and the exact odds of every band for
-    # these pools and modifiers, before the dice were rolled
+    # the Standard Damage Chart band in words (IO-6.2) followed, in brackets, by the row read
+    # for the location (games recorded with 1.0 give the band alone), and the exact odds of
+    # every band for these pools and modifiers, before the dice were rolled
     band_text: str = ""
     p_band: dict[str, str] = Field(default_factory=dict)
     rule: str = "IO-6.2"  # or a critical's rule for its attack (IO-6.3.2, 6.3.8, 6.3.11)

@@ -7,7 +7,8 @@ One gun section of a ship, or one gun of a fort section, fires at one enemy unit
    then the section's gun dice against the location's defence dice as one ``opposed_roll``
    (CR with :func:`gunnery_modifiers`, DR with the location's shield damage, both floored at 1,
    IO-6.2.1), so the recorded ``p_success`` is exactly P(CR > DR). It reads the Standard Damage
-   Chart band, emits :class:`GunneryResolved`, then smoke (IO-6.2.3C) and, for the critical band,
+   Chart band and the band's row for the location (:func:`read_chart`), emits
+   :class:`GunneryResolved`, then smoke (IO-6.2.3C) and, for the critical band,
    a 2d6 ``table_roll`` on the Critical Hit Table column and :class:`CriticalRolled` (IO-6.3).
 3. :func:`critical_attack` resolves the attack a Boiler, Explosion or Magazine critical makes on
    a nearby ship (IO-6.3.2, IO-6.3.8, IO-6.3.11) the same way, with the critical's dice pool.
@@ -17,16 +18,16 @@ Units. A *unit* is a ship (``state.ships``) or a fort section (``state.sections`
 ``"<fort id>.<section id>"``). Fort sections fire and are fired at on their own (IO-6.0,
 IO-6.2 "fire at a fort targets a single section"):
 
-* range (IO-6.1): the fort sits on the map edge beside its scenario cell and counts as being in
-  that GB's neighbour, so a ship in the fort's cell is at Medium, one GB further at Long, and
-  beyond that out of range. A fort is never at Short or Point Blank. Reading: forts do not fire
-  at forts (refused, IO-6.0).
+* range (IO-6.1): the fort sits on the map edge and is deemed to be in the GB beside it, its
+  scenario cell: a ship in that cell is at Short, one GB away at Medium, two away at Long, and
+  beyond that out of range. A fort is never at Point Blank. Reading: forts do not fire at forts
+  (refused, IO-6.0).
 * a fort section as **firer**: ``section`` indexes the guns of that fort section's card. It has
-  no Bow-on/Stern-on relations, smoke, repair party, aground or fouled state; its fire level,
-  criticals (Armament, Captain) and action-card effects modify its CR like a ship's. It cannot
-  fire once destroyed or at full crew damage (its card's ``crew``, IO-6.2.3G read for forts). It
-  makes no smoke (forts carry no smoke marker in the state). Only a fort section may declare
-  plunging fire, and only at Long range (IO-6.2.3D).
+  no Bow-on/Stern-on relations, aground or fouled state; its fire level, smoke marker, repair
+  party, criticals (Armament, Captain) and action-card effects modify its CR like a ship's. It
+  cannot fire once destroyed or at full crew damage (its card's ``crew``, IO-6.2.3G read for
+  forts). Its gun dice make smoke like a ship's (IO-6.2.3C; IO-3.1 has forts check smoke).
+  Only a fort section may declare plunging fire, and only at Long range (IO-6.2.3D).
 * a fort section as **target** — the reading for its DR: a section is a single location, with
   the card's ``defence`` dice, recorded under location code :data:`FORT_LOCATION` ("A") in the
   events and in the section's ``shields``. No yellow d8 is rolled (there is nothing to choose;
@@ -53,6 +54,7 @@ from domain.dice import DiceSource, Modifier, joint, modified_distribution, pars
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
 from domain.rulesets.iron_oak.data import (
+    ChartRow,
     DamageChart,
     FortSection,
     GunSection,
@@ -61,6 +63,7 @@ from domain.rulesets.iron_oak.data import (
     Side,
 )
 from domain.rulesets.iron_oak.events import CriticalRolled, GunneryResolved, SmokeChanged
+from domain.rulesets.iron_oak.options import ShieldLine
 from domain.rulesets.iron_oak.state import (
     Cell,
     FortSectionState,
@@ -82,7 +85,7 @@ _NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-6.3.1"})
 
 
 class GunneryOptions(BaseModel):
-    """Switches for the [AMBIG] readings gunnery relies on (defaults: the digest's likely reading).
+    """Switches for the [AMBIG] readings gunnery relies on (defaults as in :class:`IronOakOptions`).
 
     * ``swap`` (IO-6.2.2 "swap S and B hits"): ``full`` (default, the seed's words: when the
       target is Bow-on or Stern-on to the firer, S hits become B and B hits become S);
@@ -91,10 +94,10 @@ class GunneryOptions(BaseModel):
       (default) — a ship's own smoke marker spoils its own fire; ``target`` — smoke on the target
       hides it; ``both``.
 
-    Not switches here: the IO-6.2 chart [AMBIG] for 2·DR ≤ CR < 3·DR is data (the damage chart's
-    ``double`` band; the bundled one always steps −2 and only damaged locations take hits), and
-    the IO-6.2.3C [AMBIG] "whose die" makes smoke is read as the firer's unmodified highest gun
-    die (the only reading implemented).
+    Not switches here: the IO-6.2 chart [AMBIG] (how a band's last line, the shield step,
+    combines with its rows) is ``IronOakOptions.shield_line``, read from the state because
+    critical attacks use the chart too (:func:`read_chart`); the IO-6.2.3C [AMBIG] "whose die"
+    makes smoke is read as the firer's unmodified highest gun die (the only reading implemented).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -375,8 +378,8 @@ def gunnery_modifiers(
     * action cards played this segment on the firer for gunnery (IO-7.0,
       ``state.card_modifiers``).
 
-    Fort sections have no relations, repair party, smoke, aground or fouled state; their
-    Armament, Captain, fire and cards count as for a ship.
+    Fort sections have no relations, aground or fouled state; their repair party, Armament,
+    Captain, fire, smoke and cards count as for a ship.
     """
     tables = state.data.tables
     mods = tables.modifiers
@@ -479,9 +482,10 @@ def hit_location(
 ) -> str:
     """The location code hit on ship ``target`` by yellow-d8 ``face`` (IO-6.2), after, in order:
 
-    1. the Bow/Stern swap (IO-6.2.2, ``options.swap``): S→B when the target is Bow-on to the
-       firer, B→S when Stern-on; kept as rolled when the target's card has no such location
-       (e.g. a monitor card without S);
+    1. the Bow/Stern swap (IO-6.2.2, ``options.swap``) when the target is Bow-on or Stern-on
+       to the firer: ``full`` turns S into B and B into S either way, ``paired`` only S→B when
+       Bow-on and B→S when Stern-on, ``none`` nothing; a hit is kept as rolled when the
+       target's card has no such location (e.g. a monitor card without S);
     2. plunging fire (IO-6.2.3D): a location marked * becomes D;
     3. fouling (IO-6.2.3B, "WL hits become A or TS"): when firer and target are fouled with each
        other, WL becomes TS on a monitor target (whose card has TS) and A otherwise.
@@ -580,7 +584,9 @@ def _exchange(
         found = card.location(cast(Location, where.outcome))
         if found is None:  # pragma: no cover - hit_location only yields codes on the card
             raise InvalidCommand(f"{target}'s card has no location {where.outcome}")
-        location, face = found, int(where.value)
+        # the d8 face that picked the location; games recorded with 1.0 kept 0 here
+        face = where.roll.faces[0] if state.rules_version >= (1, 1) else 0
+        location = found
     code = location.code
     shield_before = b.shields.get(code, 0)
     shield_mods: Sequence[Modifier] = (
@@ -605,8 +611,11 @@ def _exchange(
     cr, dr = gunnery.roll.total, gunnery.opposed_by.total
     chart = state.data.tables.damage_chart
     band = chart.band(cr, dr)
-    hits, shield_after = _damage(state, location, shield_before, band)
+    hits, shield_after, reading = _damage(state, location, shield_before, band)
     odds = band_odds(chart, pool, mods, location.defence, shield_mods)
+    band_text = BAND_TEXT[band]
+    if reading and state.rules_version >= (1, 1):  # 1.0 recorded the band alone
+        band_text += f" [{reading}]"
     resolved = GunneryResolved(
         firer=firer,
         section=section,
@@ -622,7 +631,7 @@ def _exchange(
         shield_after=shield_after,
         attack=attack,
         rule=rule or "IO-6.2",
-        band_text=BAND_TEXT[band],
+        band_text=band_text,
         p_band={name: _frac(p) for name, p in odds.items()},
     )
     events.append(resolved)
@@ -670,8 +679,9 @@ def resolve_fire(
 ) -> list[DomainEvent]:
     """One gun section fires at one unit (IO-6.2). Dice order: the d8 (not for a fort section
     target), gun dice, defence dice, then the 2d6 of a critical. Events: the rolls,
-    :class:`GunneryResolved`, a :class:`SmokeChanged` (ship firers only), the critical roll
-    and :class:`CriticalRolled` (its effect is for :mod:`criticals`, applied by the caller).
+    :class:`GunneryResolved`, a :class:`SmokeChanged` (when the firer's gun die makes smoke), the
+    critical roll and :class:`CriticalRolled` (its effect is for :mod:`criticals`, applied by
+    the caller).
 
     ``plunging``: a fort section's declaration of plunging fire at Long range (IO-6.2.3D).
 
@@ -759,23 +769,74 @@ def _damage(
     location: HitLocation,
     shield_before: int,
     band: str,
-) -> tuple[int, int]:
-    """Hits and the new shield value on the Standard Damage Chart (IO-6.2, IO-6.2.1).
+) -> tuple[int, int, str]:
+    """Hits, the new shield value and the chart reading in words on the Standard Damage Chart
+    (IO-6.2, IO-6.2.1), with the ``shield_line`` option (see :func:`read_chart`).
 
-    Wood counts as damaged at any shield damage, armour at ``armour_damaged_at`` or worse. A WL
-    hit that causes hits adds ``wl_extra_hit``. The shield never goes below ``shield_floor``.
+    A WL hit that causes hits adds ``wl_extra_hit``. The shield never goes below
+    ``shield_floor``.
     """
     chart = state.data.tables.damage_chart
-    row = getattr(chart, band)
-    if location.armoured:
-        damaged = shield_before <= chart.armour_damaged_at
-        hits = row.armour_damaged if damaged else row.armour_undamaged
-    else:
-        damaged = shield_before < 0
-        hits = row.wood_damaged if damaged else row.wood_undamaged
+    hits, step, text = read_chart(
+        chart,
+        band,
+        armoured=location.armoured,
+        shield=shield_before,
+        shield_line=state.options.shield_line,
+    )
     if hits > 0 and location.code == "WL":
         hits += chart.wl_extra_hit
-    return hits, max(chart.shield_floor, shield_before + row.shield_step)
+    return hits, max(chart.shield_floor, shield_before + step), text
+
+
+def read_chart(
+    chart: DamageChart,
+    band: str,
+    *,
+    armoured: bool,
+    shield: int,
+    shield_line: ShieldLine,
+) -> tuple[int, int, str]:
+    """The hits (before the WL extra hit), the shield step and the words for the row read, when
+    a location (armoured or wood, at shield damage ``shield``) is hit in ``band`` (IO-6.2).
+
+    The first row of the band the location meets gives the hits. The band's last line applies
+    per ``shield_line`` (IO-6.2 [AMBIG]): ``otherwise`` — only when no row does, with its shield
+    step and its hits (and a row that applies changes no shield); ``always`` — its shield step in
+    every case, the hits from the row (none when no row applies). The words are empty for a band
+    with nothing in it (CR ≤ DR).
+    """
+    entry = getattr(chart, band)
+    line = entry.last_line
+    if not entry.rows and line.shield_step == 0 and line.hits == 0:
+        return 0, 0, ""
+    row = chart.row_for(band, armoured=armoured, shield=shield)
+    where = f"{'armour' if armoured else 'wood'}, shield {shield}: "
+    if shield_line == "always":
+        hits = row.hits if row is not None else 0
+        found = f"row {_row_words(chart, row, 'no hits')}" if row else "no row applies (no hits)"
+        every = f'the last line "shield damage {line.shield_step}" in every case'
+        return hits, line.shield_step, f"{where}{found}, and {every}"
+    if row is not None:
+        return row.hits, 0, where + f"row {_row_words(chart, row, 'no effect')}"
+    last = f"shield damage {line.shield_step}" + (f", {_hit_words(line.hits)}" if line.hits else "")
+    return line.hits, line.shield_step, where + f'no row applies, so the last line "{last}"'
+
+
+def _hit_words(n: int) -> str:
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
+def _row_words(chart: DamageChart, row: ChartRow, nothing: str) -> str:
+    """A row as the chart prints it, e.g. ``"wood with shield damage: 2 hits"``."""
+    when = {
+        "no_shield_damage": "no shield damage",
+        "wood_damaged": "wood with shield damage",
+        "armour_damaged": f"armour with shield damage {chart.armour_damaged_at} or worse",
+        "wood": "wood",
+        "armour": "armour",
+    }[row.when]
+    return f'"{when}: {_hit_words(row.hits) if row.hits else nothing}"'
 
 
 def _smoke(

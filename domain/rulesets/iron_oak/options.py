@@ -1,11 +1,15 @@
 """Iron & Oak ruleset options: the optional rules (IO-9.1-9.3) and every [AMBIG] reading as a
-switch with a documented default (the digest's likely reading). docs/iron-oak.md lists them."""
+switch with a documented default (the seed's literal reading where it reads one way, else the
+digest's likely reading). docs/iron-oak.md lists them."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+ShieldLine = Literal["otherwise", "always"]
+"""How a damage chart band's last line combines with its rows (IO-6.2 [AMBIG], ``shield_line``)."""
 
 
 class IronOakOptions(BaseModel):
@@ -27,6 +31,11 @@ class IronOakOptions(BaseModel):
     * ``explosion_fire_level`` (IO-6.3.8 [AMBIG]): 3.
     * ``crew_loss_bands`` (IO-6.3.5 [AMBIG]): ``as_printed``.
     * ``engine_damaged_response`` / ``smokestack_response`` (IO-6.3.6 / IO-6.3.16 [AMBIG]): −2 on.
+    * ``shield_line`` (IO-6.2 [AMBIG]): how a Standard Damage Chart band's last line (its shield
+      step, and in the 2·DR band 「シールド被害を-2増やし、2ヒット」 its hits) combines with the
+      band's condition rows: ``otherwise`` (the seed's literal reading) — it applies only when
+      none of the rows does; ``always`` (1.0) — its shield step applies in every case and the
+      hits come from the rows alone.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -42,6 +51,7 @@ class IronOakOptions(BaseModel):
     crew_loss_bands: Literal["as_printed", "crew", "boiler"] = "as_printed"
     engine_damaged_response: bool = True
     smokestack_response: bool = True
+    shield_line: ShieldLine = "otherwise"
 
 
 #: The version of these rules that new games are recorded with, and the older ones still played.
@@ -52,7 +62,7 @@ REPLAYS = ("1.0",)
 #: version has no value in its header for an option added since, and re-runs with these values,
 #: so its record still verifies. Fixes that are not readings check ``IronOakState.rules_version``.
 LEGACY_READINGS: dict[str, dict[str, object]] = {
-    "1.0": {},
+    "1.0": {"shield_line": "always"},
 }
 
 
