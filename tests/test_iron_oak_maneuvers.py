@@ -40,7 +40,14 @@ from domain.rulesets.iron_oak.maneuvers import (
     release_tow,
     unfoul,
 )
-from domain.rulesets.iron_oak.state import CriticalState, IronOakState, Pair, initial_state
+from domain.rulesets.iron_oak.rules import evolve
+from domain.rulesets.iron_oak.state import (
+    CriticalState,
+    IronOakState,
+    Pair,
+    fold_all,
+    initial_state,
+)
 
 DATA = resolve_data()
 HERE = (2, 1)  # depth 5 in wassaw_sound: no shallows for atlanta (draft 5) or weehawken (3)
@@ -836,8 +843,9 @@ def test_fouling_failure_fouls_both_and_ends_the_t_io_5_6_4() -> None:
     after = fold(state, events)
     assert after.ships["atlanta"].fouled_with == ("weehawken",)
     assert after.ships["weehawken"].fouled_with == ("atlanta",)
-    # IO-5.5.3: the T ends; IO-5.6.5: the attacker is Bow-on to the target
-    assert after.pairs == (Pair(ship="atlanta", other="weehawken", kind="bow_on"),)
+    # IO-5.5.3: the T ends; IO-5.6.5: the attacker is Bow-on to the target, for gunnery only
+    assert after.pairs == ()
+    assert fold_all(state, events, evolve).combat_relation("atlanta", "weehawken") == "bow_on"
 
 
 def test_aftermath_attacker_bow_on_to_target_io_5_6_5() -> None:
@@ -851,8 +859,10 @@ def test_aftermath_attacker_bow_on_to_target_io_5_6_5() -> None:
         FixedDice([*CONTACT, 8, 1, 3, 1, *CHECK_OK, *NO_FOUL]),
     )
     assert events[-1] == RamAftermath(ship="atlanta", target="weehawken")
-    after = fold(state, events)
-    assert after.relation("atlanta", "weehawken") == "bow_on"
+    after = fold_all(state, events, evolve)
+    assert after.aftermath == (("atlanta", "weehawken"),)
+    assert after.combat_relation("atlanta", "weehawken") == "bow_on"
+    assert after.pairs == ()  # a Bow-on for gunnery, not a crossed T
     assert not after.ships["atlanta"].fouled_with
 
 

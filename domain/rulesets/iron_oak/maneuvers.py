@@ -794,8 +794,9 @@ def ram_spar(
     v) fouling (IO-5.6.4), if contact succeeded and neither ship sank: d10d8 vs d8 after a ram,
        d6 for a spar alone; failure fouls both ships (and ends any T between them, IO-5.5.3);
     vi) aftermath (IO-5.6.5), if contact succeeded and both ships are afloat: the attacker is
-       Bow-on to the target. The "no ram or spar of this target next turn" bar and the Point
-       Blank range are the caller's to track.
+       Bow-on to the target for gunnery (``IronOakState.combat_relation``; a crossed T of
+       either ship is left as it is). The "no ram or spar of this target next turn" bar, the
+       Point Blank range and the aftermath's end are the caller's to track.
 
     Raises:
         IllegalCommand: see :func:`check_ram`.
@@ -1068,5 +1069,9 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
     if isinstance(event, ShipsFouled):
         return _fouled(state, event)
     if isinstance(event, RamAftermath):
+        if state.rules_version >= (1, 1):
+            # a Bow-on for gunnery only, kept in ``aftermath`` by rules.evolve: writing it into
+            # the crossed-T pairs dropped the attacker's other Bow-on (IO-5.6.5 fix, 1.1)
+            return state
         return _set_pair(state, event.ship, event.target, "bow_on")
     return movement.apply(state, event)

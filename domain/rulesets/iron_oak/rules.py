@@ -229,9 +229,10 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             # IO-5.6.5: the attacker is Bow-on to its target for the next gunnery segment only
             ended = {(a, t) for a, t in state.aftermath if controller(state, a) == event.side}
             update["aftermath"] = tuple(p for p in state.aftermath if p not in ended)
-            update["pairs"] = tuple(
-                p for p in state.pairs if (p.ship, p.other) not in ended or p.kind != "bow_on"
-            )
+            if state.rules_version < (1, 1):  # 1.0 kept the aftermath among the T pairs
+                update["pairs"] = tuple(
+                    p for p in state.pairs if (p.ship, p.other) not in ended or p.kind != "bow_on"
+                )
         if event.phase == "movement":
             update["rammed"] = tuple(
                 (a, t)

@@ -1,0 +1,145 @@
+"""Iron & Oak 1.1 against the seed, played through the engine (issue 9): the ram's aftermath
+(IO-5.6.5), "only one ship Bow-on at a time" (IO-5.5.1), the Gunfire marker at night
+(IO-6.2.4), the unfoul drift check (IO-4.4), and the bars a failed T (IO-5.5) and a ram
+(IO-5.6.5) leave for the next turn.
+
+Each behaviour that 1.1 changed is also played with a game recorded as 1.0 (:func:`legacy`),
+which must keep 1.0's behaviour so its records still verify.
+
+Bundled data used (provisional, see tests/test_iron_oak_turn.py): hampton_roads — virginia (CSA,
+moves d8d6 with Smokestack −2, ram d10d8; gun sections 0 Bow pivot bow 0, 1 Broadside bow "X",
+2 Stern pivot bow "X"), cumberland (USA, moves d6d4), monitor (USA, moves d8d6, WL d10d6); no
+current; USA plays first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.engine import Session, header_for
+from domain.errors import IllegalCommand
+from domain.rulesets.iron_oak.options import LEGACY_READINGS
+from tests.test_iron_oak_turn import (
+    GAME_ID,
+    Rigged,
+    events,
+    orders,
+    play_until,
+    refused,
+    reveal,
+    roll_modifiers,
+    scenario,
+    submit,
+)
+
+TOGETHER = (2, 2)  # depth 5: no shallows for anyone
+
+
+def legacy(scen: dict[str, Any], *, mode: str = "standard", seed: int = 7) -> Session:
+    """A game recorded with Iron & Oak 1.0: its header names 1.0 and has no value for the
+    options added since (they take ``LEGACY_READINGS["1.0"]``)."""
+    header = header_for("iron_oak", scen, game_id=GAME_ID, seed=seed, options={"mode": mode})
+    options = {k: v for k, v in header.options.items() if k not in LEGACY_READINGS["1.0"]}
+    ruleset = header.ruleset.model_copy(update={"version": "1.0"})
+    return Session(header.model_copy(update={"ruleset": ruleset, "options": options}))
+
+
+def current(scen: dict[str, Any], *, mode: str = "standard", seed: int = 7) -> Session:
+    header = header_for("iron_oak", scen, game_id=GAME_ID, seed=seed, options={"mode": mode})
+    return Session(header)
+
+
+def all_together() -> dict[str, Any]:
+    return scenario(at={"virginia": TOGETHER, "cumberland": TOGETHER, "monitor": TOGETHER})
+
+
+def fire(s: Session, side: str, firer: str, section: int, target: str) -> None:
+    """Declare one fire and let the other side answer without a Misfire."""
+    shot = {"firer": firer, "section": section, "target": target}
+    submit(s, side, {"type": "declare_fire", "fires": [shot]})
+    submit(s, "USA" if side == "CSA" else "CSA", {"type": "respond_fire"})
+
+
+# --------------------------------------------------------------------------- helpers: orders
+
+
+def cumberland_crosses_virginias_bow(s: Session) -> None:
+    """USA, turn 1: cumberland crosses virginia's bow (d6d4 6 −1 against d8d6 1)."""
+    play_until(s, "orders", "USA")
+    submit(s, "USA", orders(s.state.rules, "USA", {"cumberland": "cross_t"}))
+    submit(s, "USA", reveal(s.state.rules, "cumberland", target="virginia", kind="bow_on"))
+    new = submit(s, "CSA", {"type": "respond_movement"}, Rigged(s, 6, 4, 1, 1))
+    assert events(new, "CrossTAttempted")[0]["success"] is True
+    assert s.state.rules.relation("virginia", "cumberland") == "bow_on"
+
+
+# contact 8, 6 v 1, 1; ram 10, 8 v 1, 1 (9 hits on monitor); ram check 10, 8 v 1; no fouling
+RAM_CLEAN = (8, 6, 1, 1, 10, 8, 1, 1, 10, 8, 1, 10, 8, 1)
+
+
+def virginia_rams_monitor(s: Session, turn: int = 1) -> None:
+    """CSA: virginia rams monitor; contact, no fouling (the aftermath applies)."""
+    play_until(s, "orders", "CSA", turn=turn)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "ram"}))
+    submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"]))
+    new = submit(s, "USA", {"type": "respond_movement"}, Rigged(s, *RAM_CLEAN))
+    assert events(new, "RamAftermath") == [{"ship": "virginia", "target": "monitor"}]
+    assert events(new, "ShipsFouled") == []
+
+
+# =========================================================================== IO-5.6.5 aftermath
+
+
+def test_io_5_6_5_the_rams_bow_on_leaves_the_attackers_crossed_t_alone() -> None:
+    """IO-5.6.5 「目標艦についてBow-onの戦闘修正を受ける」: the attacker suffers the Bow-on
+    combat modifiers against its *target*. Virginia, Bow-on to cumberland since cumberland
+    crossed her bow, rams monitor: she is Bow-on to monitor for gunnery and still Bow-on to
+    cumberland, so her Broadside ("X" Bow-on) can fire at neither."""
+    s = current(all_together())
+    cumberland_crosses_virginias_bow(s)
+    virginia_rams_monitor(s)
+    rules = s.state.rules
+    assert rules.relation("virginia", "cumberland") == "bow_on"
+    assert rules.combat_relation("virginia", "monitor") == "bow_on"
+    assert rules.relation("virginia", "monitor") is None  # no crossed T between them
+    play_until(s, "gunnery", "CSA")
+    broadside = {"firer": "virginia", "section": 1, "target": "cumberland"}
+    refused(s, "CSA", {"type": "declare_fire", "fires": [broadside]}, IllegalCommand, "IO-5.5.1")
+    at_monitor = {**broadside, "target": "monitor"}
+    refused(s, "CSA", {"type": "declare_fire", "fires": [at_monitor]}, IllegalCommand, "IO-5.6.5")
+
+
+def test_io_5_6_5_a_1_0_game_keeps_1_0s_aftermath() -> None:
+    """IO-5.6.5 in a game recorded with 1.0: the aftermath replaced the attacker's other Bow-on
+    (the 1.0 behaviour its records were made with), so the Broadside fires at cumberland."""
+    s = legacy(all_together())
+    cumberland_crosses_virginias_bow(s)
+    virginia_rams_monitor(s)
+    assert s.state.rules.relation("virginia", "cumberland") is None
+    assert s.state.rules.relation("virginia", "monitor") == "bow_on"
+    play_until(s, "gunnery", "CSA")
+    fire(s, "CSA", "virginia", 1, "cumberland")
+    assert [p["firer"] for p in events(s.facts, "GunneryResolved")] == ["virginia"]
+
+
+def test_io_5_6_5_the_aftermath_ends_with_the_attackers_next_gunnery_segment() -> None:
+    """IO-5.6.5 「次の砲撃セグメントでは」: the Bow-on holds in the attacker's next gunnery
+    segment only: gone when its Card Exchange begins, so monitor's return fire in USA's turn 2
+    has no Bow-on bonus (only Point Blank, IO-6.1) and virginia's Broadside may fire at monitor
+    again in turn 2."""
+    s = current(scenario(at={"virginia": TOGETHER, "monitor": TOGETHER}))
+    virginia_rams_monitor(s)
+    play_until(s, "gunnery", "CSA")
+    assert s.state.rules.combat_relation("virginia", "monitor") == "bow_on"
+    play_until(s, "exchange", "CSA")
+    assert s.state.rules.aftermath == ()
+    assert s.state.rules.combat_relation("virginia", "monitor") is None
+    play_until(s, "gunnery", "USA", turn=2)
+    fire(s, "USA", "monitor", 0, "virginia")
+    [shot] = events(s.facts, "GunneryResolved")
+    assert shot["range"] == "point_blank"
+    mods = roll_modifiers(s.facts, "gunnery", "monitor")
+    assert all(rule not in ("IO-5.5.1", "IO-5.6.5") for _, rule in mods)
+    play_until(s, "gunnery", "CSA", turn=2)
+    fire(s, "CSA", "virginia", 1, "monitor")
+    assert [p["firer"] for p in events(s.facts, "GunneryResolved")] == ["monitor", "virginia"]
