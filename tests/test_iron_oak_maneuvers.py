@@ -449,9 +449,28 @@ def test_cross_t_response_modifiers_apply_to_the_target() -> None:
     assert fold(state, events).relation("weehawken", "atlanta") == "stern_on"
 
 
-def test_only_one_bow_on_at_a_time_io_5_5_1() -> None:
+def limited(state: IronOakState, limit: str) -> IronOakState:
+    """``state`` with the IO-5.5.1 / IO-5.5.2 ``bow_on_limit`` reading."""
+    options = state.options.model_copy(update={"bow_on_limit": limit})
+    return state.model_copy(update={"options": options})
+
+
+@pytest.mark.parametrize(
+    ("limit", "kept"),
+    [
+        # the crossing ship holds one Bow-on: weehawken may stay Bow-on to nahant too
+        ("crossing_ship", [Pair(ship="weehawken", other="nahant", kind="bow_on")]),
+        # 1.0: weehawken may be Bow-on to one ship only
+        ("target", []),
+        ("game", []),
+    ],
+)
+def test_only_one_bow_on_at_a_time_io_5_5_1(limit: str, kept: list[Pair]) -> None:
+    """IO-5.5.1 「一度には1艦しかBow-onにできない」 per ``bow_on_limit``: atlanta crosses the
+    bow of weehawken, which was Bow-on to nahant and Stern-on to atlanta; the Stern-on to
+    atlanta always goes (a new relation between the same two ships)."""
     state = put(game(), "nahant", side="CSA", cell=HERE)  # a second CSA ship for the test
-    state = state.model_copy(
+    state = limited(state, limit).model_copy(
         update={
             "pairs": (
                 Pair(ship="weehawken", other="nahant", kind="bow_on"),
@@ -461,7 +480,23 @@ def test_only_one_bow_on_at_a_time_io_5_5_1() -> None:
     )
     events = cross_t(state, "atlanta", "weehawken", "bow_on", FixedDice([8, 1, 2, 1]))
     after = fold(state, events)
-    assert after.pairs == (Pair(ship="weehawken", other="atlanta", kind="bow_on"),)
+    assert after.pairs == (*kept, Pair(ship="weehawken", other="atlanta", kind="bow_on"))
+
+
+def test_one_bow_on_per_crossing_ship_io_5_5_1() -> None:
+    """IO-5.5.1, ``bow_on_limit=crossing_ship`` (default): atlanta held nahant Bow-on; crossing
+    weehawken's bow releases nahant. With ``target`` (1.0) nahant stays Bow-on to atlanta."""
+    state = put(game(), "nahant", cell=HERE)
+    state = state.model_copy(
+        update={"pairs": (Pair(ship="nahant", other="atlanta", kind="bow_on"),)}
+    )
+    events = cross_t(state, "atlanta", "weehawken", "bow_on", FixedDice([8, 1, 2, 1]))
+    assert fold(state, events).pairs == (Pair(ship="weehawken", other="atlanta", kind="bow_on"),)
+    old = limited(state, "target")
+    assert fold(old, events).pairs == (
+        Pair(ship="nahant", other="atlanta", kind="bow_on"),
+        Pair(ship="weehawken", other="atlanta", kind="bow_on"),
+    )
 
 
 def test_stern_crossing_keeps_other_bow_on_pair_io_5_5_2() -> None:
@@ -912,9 +947,10 @@ def test_towing_ship_may_cross_the_t_io_5_5() -> None:
 
 
 def test_only_one_stern_on_at_a_time_io_5_5_2() -> None:
-    """IO-5.5.2 「一度には1艦しかStern-onにできない」: weehawken Stern-on to nahant becomes
-    Stern-on to atlanta instead; its Bow-on pair is another kind and stays."""
-    state = put(game(), "nahant", side="CSA", cell=HERE)
+    """IO-5.5.2 「一度には1艦しかStern-onにできない」 with ``bow_on_limit=target`` (1.0):
+    weehawken Stern-on to nahant becomes Stern-on to atlanta instead; its Bow-on pair is another
+    kind and stays."""
+    state = limited(put(game(), "nahant", side="CSA", cell=HERE), "target")
     state = state.model_copy(
         update={"pairs": (Pair(ship="weehawken", other="nahant", kind="stern_on"),)}
     )

@@ -44,9 +44,12 @@ def legacy(scen: dict[str, Any], *, mode: str = "standard", seed: int = 7) -> Se
     return Session(header.model_copy(update={"ruleset": ruleset, "options": options}))
 
 
-def current(scen: dict[str, Any], *, mode: str = "standard", seed: int = 7) -> Session:
-    header = header_for("iron_oak", scen, game_id=GAME_ID, seed=seed, options={"mode": mode})
-    return Session(header)
+def current(
+    scen: dict[str, Any], *, mode: str = "standard", seed: int = 7, **options: Any
+) -> Session:
+    """A new game (this version), with ``options`` besides ``mode``."""
+    opts = {"mode": mode, **options}
+    return Session(header_for("iron_oak", scen, game_id=GAME_ID, seed=seed, options=opts))
 
 
 def all_together() -> dict[str, Any]:
@@ -143,3 +146,71 @@ def test_io_5_6_5_the_aftermath_ends_with_the_attackers_next_gunnery_segment() -
     play_until(s, "gunnery", "CSA", turn=2)
     fire(s, "CSA", "virginia", 1, "monitor")
     assert [p["firer"] for p in events(s.facts, "GunneryResolved")] == ["monitor", "virginia"]
+
+
+# =========================================================================== IO-5.5.1 one Bow-on
+
+# USA's ships drift (no current: they stay) so that no Maneuver 0 tries to escape the T
+USA_DRIFT = {"monitor": "drift", "cumberland": "drift"}
+
+
+def virginia_crosses(s: Session, target: str, turn: int) -> None:
+    """CSA, ``turn``: virginia crosses ``target``'s bow (d8d6 8 −2 −1 against 1)."""
+    play_until(s, "orders", "CSA", turn=turn, plan=USA_DRIFT)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "cross_t"}))
+    submit(s, "CSA", reveal(s.state.rules, "virginia", target=target, kind="bow_on"))
+    new = submit(s, "USA", {"type": "respond_movement"}, Rigged(s, 8, 6, 1, 1))
+    assert events(new, "CrossTAttempted")[0]["success"] is True
+
+
+def test_io_5_5_1_a_crossing_ship_holds_one_enemy_bow_on_at_a_time() -> None:
+    """IO-5.5.1 「一度には1艦しかBow-onにできない」 ("can make only one ship Bow-on at a
+    time"), the default ``bow_on_limit=crossing_ship``: virginia crosses monitor's bow, then
+    cumberland's; monitor is released, cumberland is Bow-on to her."""
+    s = current(all_together())
+    virginia_crosses(s, "monitor", turn=1)
+    assert s.state.rules.relation("monitor", "virginia") == "bow_on"
+    virginia_crosses(s, "cumberland", turn=2)
+    rules = s.state.rules
+    assert rules.relation("cumberland", "virginia") == "bow_on"
+    assert rules.relation("monitor", "virginia") is None
+
+
+def test_io_5_5_1_a_ship_may_be_bow_on_to_two_crossing_ships() -> None:
+    """IO-5.5.1, ``bow_on_limit=crossing_ship``: the limit is on the crossing ship, so a ship
+    whose bow two enemies crossed is Bow-on to both (cumberland, then monitor, cross
+    virginia's bow; virginia drifts meanwhile, staying put without a current)."""
+    s = current(all_together())
+    plan = {"virginia": "drift"}
+    for turn, crosser in ((1, "cumberland"), (2, "monitor")):
+        play_until(s, "orders", "USA", turn=turn, plan=plan)
+        submit(s, "USA", orders(s.state.rules, "USA", {crosser: "cross_t"}))
+        submit(s, "USA", reveal(s.state.rules, crosser, target="virginia", kind="bow_on"))
+        new = submit(s, "CSA", {"type": "respond_movement"}, Rigged(s, 6, 4, 1, 1))
+        assert events(new, "CrossTAttempted")[0]["success"] is True
+    rules = s.state.rules
+    assert rules.relation("virginia", "cumberland") == "bow_on"
+    assert rules.relation("virginia", "monitor") == "bow_on"
+
+
+def test_io_5_5_1_a_1_0_game_limits_the_target_instead() -> None:
+    """IO-5.5.1 in a 1.0 game (``bow_on_limit=target``, 1.0's reading): virginia crosses
+    monitor's bow, then cumberland's; both stay Bow-on to her, each being Bow-on to one ship."""
+    s = legacy(all_together())
+    assert s.state.rules.options.bow_on_limit == "target"
+    virginia_crosses(s, "monitor", turn=1)
+    virginia_crosses(s, "cumberland", turn=2)
+    rules = s.state.rules
+    assert rules.relation("cumberland", "virginia") == "bow_on"
+    assert rules.relation("monitor", "virginia") == "bow_on"
+
+
+def test_io_5_5_1_bow_on_limit_game_allows_one_bow_on_on_the_map() -> None:
+    """IO-5.5.1, ``bow_on_limit=game``: cumberland crosses virginia's bow, then virginia
+    crosses monitor's; only the newest Bow-on stands."""
+    s = current(all_together(), bow_on_limit="game")
+    cumberland_crosses_virginias_bow(s)
+    virginia_crosses(s, "monitor", turn=1)
+    rules = s.state.rules
+    assert rules.relation("monitor", "virginia") == "bow_on"
+    assert rules.pairs == tuple(p for p in rules.pairs if p.ship == "monitor")

@@ -95,6 +95,7 @@ RAM_CRITICAL_NAME = "ram"  # IO-5.6.3 / IO-6.3.12
 
 CrossKind = PairKind  # "bow_on" or "stern_on": what the target becomes (IO-5.5.1, IO-5.5.2)
 OpposedReading = Literal["target", "mover"]
+BowOnLimit = Literal["crossing_ship", "target", "game"]  # IO-5.5.1 / IO-5.5.2 [AMBIG]
 
 
 # --------------------------------------------------------------------------- events
@@ -557,13 +558,23 @@ def _tow(state: IronOakState, tower: str, towed: str, attach: bool) -> IronOakSt
 # --------------------------------------------------------------------------- pairs
 
 
-def _set_pair(state: IronOakState, ship: str, other: str, kind: PairKind) -> IronOakState:
-    """``ship`` becomes ``kind`` to ``other``: any earlier relation of ``ship`` to ``other`` goes,
-    and so does any other pair of ``ship`` of the same kind (only one Bow-on at a time,
-    IO-5.5.1; only one Stern-on at a time, IO-5.5.2)."""
-    pairs = [
-        p for p in state.pairs if not (p.ship == ship and (p.other == other or p.kind == kind))
-    ]
+def _set_pair(
+    state: IronOakState, ship: str, other: str, kind: PairKind, limit: BowOnLimit
+) -> IronOakState:
+    """``ship`` becomes ``kind`` to ``other`` (the crossing ship): any earlier relation of
+    ``ship`` to ``other`` goes, and so do the pairs of the same kind that "only one ship Bow-on
+    (Stern-on) at a time" (IO-5.5.1, IO-5.5.2) rules out, per ``limit``
+    (``options.bow_on_limit``): ``crossing_ship`` — the one ``other`` held before;
+    ``target`` — the one ``ship`` was in before; ``game`` — every other one."""
+
+    def replaced(p: Pair) -> bool:
+        if p.ship == ship and p.other == other:
+            return True
+        if p.kind != kind:
+            return False
+        return {"crossing_ship": p.other == other, "target": p.ship == ship, "game": True}[limit]
+
+    pairs = [p for p in state.pairs if not replaced(p)]
     pairs.append(Pair(ship=ship, other=other, kind=kind))
     return state.model_copy(update={"pairs": tuple(pairs)})
 
@@ -695,7 +706,7 @@ def _crossed(state: IronOakState, event: CrossTAttempted) -> IronOakState:
         ships[sid] = ships[sid].model_copy(update={"opposed": False})
     state = state.model_copy(update={"ships": ships})
     if event.success:
-        state = _set_pair(state, event.target, event.ship, event.kind)
+        state = _set_pair(state, event.target, event.ship, event.kind, state.options.bow_on_limit)
     return state
 
 
@@ -1073,5 +1084,5 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
             # a Bow-on for gunnery only, kept in ``aftermath`` by rules.evolve: writing it into
             # the crossed-T pairs dropped the attacker's other Bow-on (IO-5.6.5 fix, 1.1)
             return state
-        return _set_pair(state, event.ship, event.target, "bow_on")
+        return _set_pair(state, event.ship, event.target, "bow_on", "target")
     return movement.apply(state, event)
