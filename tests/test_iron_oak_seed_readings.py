@@ -214,3 +214,42 @@ def test_io_5_5_1_bow_on_limit_game_allows_one_bow_on_on_the_map() -> None:
     rules = s.state.rules
     assert rules.relation("monitor", "virginia") == "bow_on"
     assert rules.pairs == tuple(p for p in rules.pairs if p.ship == "monitor")
+
+
+# =========================================================================== IO-6.2.4 night
+
+
+def night_game(session: Any, **options: Any) -> Session:
+    """wassaw_sound (night; chart: Short −1, Medium −3, Long N/A): atlanta (CSA) fires at
+    weehawken (Medium) in CSA's gunnery of turn 1 and so carries a Gunfire marker in USA's
+    gunnery of turn 2; nahant is two boxes (Long) from atlanta."""
+    scen = scenario("wassaw_sound", at={"atlanta": (2, 1), "weehawken": (2, 2), "nahant": (3, 3)})
+    s: Session = session(scen, **options)
+    play_until(s, "gunnery", "CSA")
+    fire(s, "CSA", "atlanta", 0, "weehawken")
+    play_until(s, "gunnery", "USA", turn=2)
+    assert "atlanta" in s.state.rules.gunfire
+    return s
+
+
+def test_io_6_2_4_a_gunfire_marker_does_not_lift_the_night_chart() -> None:
+    """IO-6.2.4 「からまっていない目標を射撃する場合、夜間戦闘修正表から1つの最も大きな修正を
+    適用する」 (fire at a target that is not fouled takes the largest Night Gunnery modifier):
+    the seed does not say what the Gunfire marker does ([GAP]), so by default a marked target
+    is fired at like any other at night: "N/A" at Long refuses nahant's fire, weehawken's fire
+    at Medium takes −3."""
+    s = night_game(current)
+    long = {"firer": "nahant", "section": 0, "target": "atlanta"}
+    refused(s, "USA", {"type": "declare_fire", "fires": [long]}, IllegalCommand, "IO-6.2.4")
+    fire(s, "USA", "weehawken", 0, "atlanta")
+    assert (-3, "IO-6.2.4") in roll_modifiers(s.facts, "gunnery", "weehawken")
+
+
+def test_io_6_2_4_a_1_0_game_fires_at_a_marked_target_as_by_day() -> None:
+    """IO-6.2.4 in a 1.0 game (``gunfire_marker=reveals_target``, 1.0's reading, also an
+    option of new games): a target with a Gunfire marker takes no night modifier and "N/A"
+    does not refuse fire at it."""
+    for s in (night_game(legacy), night_game(current, gunfire_marker="reveals_target")):
+        fire(s, "USA", "nahant", 0, "atlanta")
+        mods = roll_modifiers(s.facts, "gunnery", "nahant")
+        assert all(rule != "IO-6.2.4" for _, rule in mods)

@@ -1142,9 +1142,10 @@ def test_io_6_2_3I_strike_does_not_capture_an_undamaged_ship() -> None:
 
 
 def test_io_6_2_4_gunfire_markers_at_night() -> None:
-    """IO-6.2.4: at night a unit that fired gets a Gunfire marker (fire at it has no night
-    modifier; unmarked targets get it, and "N/A" ranges refuse fire); IO-3.3.2 A: a side's
-    markers come off at the start of its next gunnery segment, the enemy's stay."""
+    """IO-6.2.4: at night a unit that fired gets a Gunfire marker; fire at a target that is not
+    fouled takes the night modifier, marked or not (``gunfire_marker=no_effect``), and "N/A"
+    ranges refuse fire; IO-3.3.2 A: a side's markers come off at the start of its next gunnery
+    segment, the enemy's stay."""
     scen = scenario("wassaw_sound", at={"atlanta": (2, 1), "weehawken": (2, 2), "nahant": (3, 3)})
     s = new_game(scen)
     play_until(s, "gunnery", "USA")
@@ -1163,7 +1164,7 @@ def test_io_6_2_4_gunfire_markers_at_night() -> None:
     fire = {"firer": "atlanta", "section": 0, "target": "weehawken"}
     submit(s, "CSA", {"type": "declare_fire", "fires": [fire]})
     new = submit(s, "USA", {"type": "respond_fire"})
-    assert all(rule != "IO-6.2.4" for _, rule in roll_modifiers(new, "gunnery", "atlanta"))
+    assert any(rule == "IO-6.2.4" for _, rule in roll_modifiers(new, "gunnery", "atlanta"))
     assert s.state.rules.gunfire == ("atlanta", "weehawken")
 
     mark = len(s.facts)

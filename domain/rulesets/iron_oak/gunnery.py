@@ -265,11 +265,13 @@ def _bow_on_rule(state: IronOakState, ship: str, other: str) -> str:
 def _night_applies(state: IronOakState, target: str) -> bool:
     """IO-6.2.4: the Night Gunnery Chart is used against a target that is not fouled.
 
-    Reading: it is not used either against a target that carries a Gunfire marker
-    (``state.gunfire``): its muzzle flashes give it away, so it is fired at as by day — no
-    night modifier and no "N/A" refusal.
+    What a Gunfire marker does is a [GAP] (``options.gunfire_marker``): by default nothing
+    here, as the seed's text reads; with ``reveals_target`` (1.0) a target that carries one
+    (``state.gunfire``) is fired at as by day — no night modifier and no "N/A" refusal.
     """
-    if not state.scenario.night or target in state.gunfire:
+    if not state.scenario.night:
+        return False
+    if state.options.gunfire_marker == "reveals_target" and target in state.gunfire:
         return False
     ship = state.ships.get(target)
     return ship is None or not ship.fouled_with
@@ -385,8 +387,8 @@ def gunnery_modifiers(
       attached to an aground ship, the bonus when the target is;
     * fouled (IO-6.2.3B): the penalty for a non-monitor firer fouled with anything;
     * night (IO-6.2.4): the chart's value for the range, against a target that is not fouled
-      and carries no Gunfire marker. The bundled chart has one value per range, so that value
-      is "the single largest";
+      (nor, with ``options.gunfire_marker`` ``reveals_target``, carries a Gunfire marker). The
+      bundled chart has one value per range, so that value is "the single largest";
     * action cards played this segment on the firer for gunnery (IO-7.0,
       ``state.card_modifiers``).
 
