@@ -253,3 +253,50 @@ def test_io_6_2_4_a_1_0_game_fires_at_a_marked_target_as_by_day() -> None:
         fire(s, "USA", "nahant", 0, "atlanta")
         mods = roll_modifiers(s.facts, "gunnery", "nahant")
         assert all(rule != "IO-6.2.4" for _, rule in mods)
+
+
+# =========================================================================== IO-4.4 unfoul
+
+# contact 8, 6 v 1, 1; ram 10, 8 v 1, 1; ram check 10, 8 v 1; fouling 1, 1 v 8: fouled
+RAM_FOULED = (8, 6, 1, 1, 10, 8, 1, 1, 10, 8, 1, 1, 1, 8)
+UNFOUL_FAILS = (1, 5, 1)  # monitor's d10 1 against d10d4 5, 1
+
+
+def fouled_by_a_ram(session: Any) -> Session:
+    """CSA, turn 1: virginia rams monitor and both are fouled (no current: drifts stay)."""
+    s: Session = session(scenario(at={"virginia": TOGETHER, "monitor": TOGETHER}))
+    play_until(s, "orders", "CSA")
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "ram"}))
+    submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"]))
+    new = submit(s, "USA", {"type": "respond_movement"}, Rigged(s, *RAM_FOULED))
+    assert events(new, "ShipsFouled") == [{"ship": "virginia", "target": "monitor"}]
+    return s
+
+
+def monitor_fails_to_unfoul(s: Session, turn: int) -> list[dict[str, Any]]:
+    """USA, ``turn``: monitor's unfoul order fails; the ShipDrifted events that followed."""
+    play_until(s, "orders", "USA", turn=turn, plan={"monitor": "drift", "virginia": "drift"})
+    submit(s, "USA", orders(s.state.rules, "USA", {"monitor": "unfoul"}))
+    submit(s, "USA", reveal(s.state.rules, "monitor"))
+    new = submit(s, "CSA", {"type": "respond_movement"}, Rigged(s, *UNFOUL_FAILS))
+    assert events(new, "UnfoulAttempted") == [{"ship": "monitor", "success": False}]
+    return events(new, "ShipDrifted")
+
+
+def test_io_4_4_a_failed_unfoul_in_the_first_fouled_order_phase_checks_drift() -> None:
+    """IO-4.4 「失敗したらそのまま、これが他の移動可能な船とからまって初めての命令フェイスの場合、
+    ドリフトの判定」: monitor, fouled with virginia in turn 1, fails to unfoul in turn 2, its first
+    Order Phase fouled with a movable ship: it checks drift (IO-5.2) at once."""
+    s = fouled_by_a_ram(current)
+    assert [d["ship"] for d in monitor_fails_to_unfoul(s, turn=2)] == ["monitor"]
+
+
+def test_io_4_4_no_drift_check_after_the_first_fouled_order_phase() -> None:
+    """IO-4.4: the drift check belongs to the first Order Phase fouled with a movable ship, not
+    to the first unfoul attempt: monitor drifts in turn 2 (its first fouled Order Phase) and
+    fails to unfoul in turn 3: no drift check. (1.0 checked drift on a first unfoul attempt,
+    and a 1.0 game still does.)"""
+    s = fouled_by_a_ram(current)
+    assert monitor_fails_to_unfoul(s, turn=3) == []
+    old = fouled_by_a_ram(legacy)
+    assert [d["ship"] for d in monitor_fails_to_unfoul(old, turn=3)] == ["monitor"]

@@ -194,7 +194,7 @@ def evolve(state: IronOakState, event: DomainEvent) -> IronOakState:
     state = gunnery.apply(state, event)
     state = criticals.apply(state, event)
     state = maneuvers.apply(state, event)
-    return _turn(state, event)
+    return maneuvers.still_fouled(_turn(state, event))
 
 
 def _ship(state: IronOakState, ship: str, **update: object) -> IronOakState:
@@ -275,7 +275,10 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             cards[ship] = SealedOrder(digest=digest, number=event.numbers.get(ship, 0))
         where = {s.id: s.cell for s in state.ships.values() if s.afloat and s.cell is not None}
         cells = {**state.order_cells, event.side: where}
-        return state.model_copy(update={"orders": cards, "order_cells": cells})
+        since = maneuvers.first_fouled_order_phases(state, event.seals)  # IO-4.4
+        return state.model_copy(
+            update={"orders": cards, "order_cells": cells, "fouled_since": since}
+        )
     if isinstance(event, OrderRevealed):
         cards = dict(state.orders)
         cards[event.ship] = cards[event.ship].model_copy(update={"order": event.order})

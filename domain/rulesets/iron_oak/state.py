@@ -206,7 +206,12 @@ class IronOakState(_State):
     level5: tuple[str, ...] = ()  # units whose fire stood at level 5 after their Status Phase
     # IO-5.5 / IO-5.6: each ship's box when its side's Order Phase began (side -> ship -> cell)
     order_cells: dict[Side, dict[str, Cell]] = Field(default_factory=dict)
-    first_fouled: tuple[str, ...] = ()  # ships whose first fouled Order Phase has passed (IO-4.4)
+    # IO-4.4, 1.0: ships that tried to unfoul since they were fouled (1.0 took that attempt to
+    # mark the end of their first fouled Order Phase)
+    first_fouled: tuple[str, ...] = ()
+    # IO-4.4: ship -> the turn of its first Order Phase fouled with another movable ship, kept
+    # while it stays fouled with a ship
+    fouled_since: dict[str, int] = Field(default_factory=dict)
     gunfire: tuple[str, ...] = ()  # IO-6.2.4: units with a Gunfire marker (night)
     deck: tuple[str, ...] = ()  # the action deck, top first
     deck_known: bool = True  # False: physical cards, the deck order is not recorded
