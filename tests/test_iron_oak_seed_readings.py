@@ -300,3 +300,50 @@ def test_io_4_4_no_drift_check_after_the_first_fouled_order_phase() -> None:
     assert monitor_fails_to_unfoul(s, turn=3) == []
     old = fouled_by_a_ram(legacy)
     assert [d["ship"] for d in monitor_fails_to_unfoul(old, turn=3)] == ["monitor"]
+
+
+# =========================================================================== bars for next turn
+
+
+def refused_then_drift(s: Session, command: dict[str, Any], rule: str) -> None:
+    """The reveal is refused with ``rule``; the order cannot be carried out in any form, so
+    revealed with ``drift`` the ship drifts instead (IO-4.0)."""
+    refused(s, "CSA", command, IllegalCommand, rule)
+    submit(s, "CSA", {**command, "drift": True})
+    submit(s, "USA", {"type": "respond_movement"})
+
+
+def test_io_5_5_a_failed_t_bars_the_same_target_the_next_turn_only() -> None:
+    """IO-5.5 「失敗したら、同じ目標には次のターンに「クロスT」を試みられない」: virginia fails
+    to cross monitor's T in turn 1; her turn-2 attempt on monitor is refused (IO-5.5); in turn
+    3 she may try again."""
+    s = current(scenario(at={"virginia": TOGETHER, "monitor": TOGETHER}))
+    play_until(s, "orders", "CSA")
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "cross_t"}))
+    submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor", kind="bow_on"))
+    new = submit(s, "USA", {"type": "respond_movement"}, Rigged(s, 1, 1, 8, 6))
+    assert events(new, "CrossTAttempted")[0]["success"] is False
+    play_until(s, "orders", "CSA", turn=2)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "cross_t"}))
+    again = reveal(s.state.rules, "virginia", target="monitor", kind="stern_on")
+    refused_then_drift(s, again, "IO-5.5")
+    play_until(s, "orders", "CSA", turn=3)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "cross_t"}))
+    new = submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor", kind="bow_on"))
+    assert events(new, "OrderRevealed")[0]["drift"] is False
+
+
+def test_io_5_6_5_no_ram_on_the_same_target_the_next_turn_only() -> None:
+    """IO-5.6.5 「攻撃艦は次のターン、同じ目標に対してラム又はスパー水雷攻撃ができない」:
+    virginia rams monitor in turn 1; her turn-2 ram on monitor is refused (IO-5.6.5); in turn 3
+    she may ram it again."""
+    s = current(scenario(at={"virginia": TOGETHER, "monitor": TOGETHER}))
+    virginia_rams_monitor(s)
+    play_until(s, "orders", "CSA", turn=2)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "ram"}))
+    again = reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"])
+    refused_then_drift(s, again, "IO-5.6.5")
+    play_until(s, "orders", "CSA", turn=3)
+    submit(s, "CSA", orders(s.state.rules, "CSA", {"virginia": "ram"}))
+    new = submit(s, "CSA", reveal(s.state.rules, "virginia", target="monitor", attacks=["ram"]))
+    assert events(new, "OrderRevealed")[0]["drift"] is False
