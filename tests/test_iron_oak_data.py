@@ -501,3 +501,27 @@ def test_bad_scenarios_are_refused(mutate: Any, fragment: str) -> None:
     data = raw("scenarios/mobile_bay_gauntlet.json")
     mutate(data)
     expect_error(load_scenario, data, fragment)
+
+
+def test_movement_opposition_has_no_t_or_ram_entry_io_5_5_io_5_6_1() -> None:
+    """IO-5.5 「両艦は移動ダイスを振る」 and IO-5.6.1 「両艦はそれぞれのマヌーバーダイスを使う」:
+    for Crossing the T and ram/spar contact both ships roll their own Movement Chart dice, so
+    the Movement Opposition table has no entry for them. The ``cross_t`` and ``ram`` entries
+    of 1.0's tables (embedded in the headers of 1.0 games) still load, and are dropped."""
+    assert "cross_t" not in raw("tables.json")["movement_opposition"]
+    old = copy.deepcopy(raw("tables.json"))
+    old["movement_opposition"].update(cross_t="d8", ram="d6")
+    tables = load_tables(old)
+    assert tables == bundled_tables()
+    assert set(tables.model_dump()["movement_opposition"]) == {
+        "maneuver_0",
+        "maneuver_1",
+        "maneuver_2",
+        "enter",
+        "exit",
+    }
+    legacy = Path(__file__).parent.parent / "fixtures" / "legacy" / "iron_oak-1.0"
+    header = json.loads(next(legacy.glob("*.wake.json")).read_text("utf-8"))["header"]
+    embedded = header["scenario"]["data"]["tables"]
+    assert {"cross_t", "ram"} <= set(embedded["movement_opposition"])
+    assert load_tables(embedded).movement_opposition == tables.movement_opposition

@@ -326,15 +326,25 @@ def test_io_6_2_3d_plunging_refused_for_ships_and_other_ranges() -> None:
 
 def test_io_6_2_4_night_fire_at_and_by_forts() -> None:
     """IO-6.2.4: a fort is never fouled, so night applies to fire at it and by it; Long is N/A.
-    Reading: not against a target with a Gunfire marker."""
+    A Gunfire marker changes nothing by default ([GAP]); with ``gunfire_marker=reveals_target``
+    (1.0's reading) night does not apply against a target that carries one."""
     state = night(game())
     assert mods_of(state, "hartford", 1, WATER) == [(-3, "IO-6.2.4")]
     assert mods_of(state, WATER, 0, "hartford") == [(-3, "IO-6.2.4")]
-    lit = state.model_copy(update={"gunfire": (WATER,)})
-    assert mods_of(lit, "hartford", 1, WATER) == []
+    marked = state.model_copy(update={"gunfire": (WATER,)})
+    assert mods_of(marked, "hartford", 1, WATER) == [(-3, "IO-6.2.4")]
+    assert mods_of(revealing(marked), "hartford", 1, WATER) == []
     far = night(game({"hartford": {"cell": (2, 3)}}))
     assert refused(far, WATER, 0, "hartford") == "IO-6.2.4"
-    assert check_fire(far.model_copy(update={"gunfire": ("hartford",)}), WATER, 0, "hartford")
+    far_marked = far.model_copy(update={"gunfire": ("hartford",)})
+    assert refused(far_marked, WATER, 0, "hartford") == "IO-6.2.4"
+    assert check_fire(revealing(far_marked), WATER, 0, "hartford")
+
+
+def revealing(state: IronOakState) -> IronOakState:
+    """``state`` with ``gunfire_marker=reveals_target`` (IO-6.2.4 [GAP], 1.0's reading)."""
+    options = state.options.model_copy(update={"gunfire_marker": "reveals_target"})
+    return state.model_copy(update={"options": options})
 
 
 # --------------------------------------------------------------------------- fort criticals

@@ -204,9 +204,16 @@ def test_io_6_2_3i_captured_ship_counts_for_its_captor() -> None:
 
 
 def test_io_6_2_4_gunfire_marker_lifts_night_reading() -> None:
-    """IO-6.2.4 (reading): no night modifier and no "N/A" against a target carrying a Gunfire
-    marker (its muzzle flashes give it away); the firer's own marker does not help it."""
-    state = game("wassaw_sound")
+    """IO-6.2.4 [GAP], ``gunfire_marker=reveals_target`` (1.0's reading): no night modifier and
+    no "N/A" against a target carrying a Gunfire marker (its muzzle flashes give it away); the
+    firer's own marker does not help it. With the default ``no_effect`` the marker changes
+    nothing."""
+    plain = game("wassaw_sound")
+    marked = plain.model_copy(update={"gunfire": ("nahant", "weehawken")})
+    assert refused(marked, "atlanta", 0, "nahant") == "IO-6.2.4"
+    assert mods_of(marked, "atlanta", 0, "weehawken") == [(-3, "IO-6.2.4")]
+    options = plain.options.model_copy(update={"gunfire_marker": "reveals_target"})
+    state = plain.model_copy(update={"options": options})
     lit = state.model_copy(update={"gunfire": ("nahant", "weehawken")})
     assert check_fire(lit, "atlanta", 0, "nahant") == "long"
     assert mods_of(lit, "atlanta", 0, "weehawken") == []

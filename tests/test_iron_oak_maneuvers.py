@@ -40,7 +40,14 @@ from domain.rulesets.iron_oak.maneuvers import (
     release_tow,
     unfoul,
 )
-from domain.rulesets.iron_oak.state import CriticalState, IronOakState, Pair, initial_state
+from domain.rulesets.iron_oak.rules import evolve
+from domain.rulesets.iron_oak.state import (
+    CriticalState,
+    IronOakState,
+    Pair,
+    fold_all,
+    initial_state,
+)
 
 DATA = resolve_data()
 HERE = (2, 1)  # depth 5 in wassaw_sound: no shallows for atlanta (draft 5) or weehawken (3)
@@ -442,9 +449,28 @@ def test_cross_t_response_modifiers_apply_to_the_target() -> None:
     assert fold(state, events).relation("weehawken", "atlanta") == "stern_on"
 
 
-def test_only_one_bow_on_at_a_time_io_5_5_1() -> None:
+def limited(state: IronOakState, limit: str) -> IronOakState:
+    """``state`` with the IO-5.5.1 / IO-5.5.2 ``bow_on_limit`` reading."""
+    options = state.options.model_copy(update={"bow_on_limit": limit})
+    return state.model_copy(update={"options": options})
+
+
+@pytest.mark.parametrize(
+    ("limit", "kept"),
+    [
+        # the crossing ship holds one Bow-on: weehawken may stay Bow-on to nahant too
+        ("crossing_ship", [Pair(ship="weehawken", other="nahant", kind="bow_on")]),
+        # 1.0: weehawken may be Bow-on to one ship only
+        ("target", []),
+        ("game", []),
+    ],
+)
+def test_only_one_bow_on_at_a_time_io_5_5_1(limit: str, kept: list[Pair]) -> None:
+    """IO-5.5.1 「一度には1艦しかBow-onにできない」 per ``bow_on_limit``: atlanta crosses the
+    bow of weehawken, which was Bow-on to nahant and Stern-on to atlanta; the Stern-on to
+    atlanta always goes (a new relation between the same two ships)."""
     state = put(game(), "nahant", side="CSA", cell=HERE)  # a second CSA ship for the test
-    state = state.model_copy(
+    state = limited(state, limit).model_copy(
         update={
             "pairs": (
                 Pair(ship="weehawken", other="nahant", kind="bow_on"),
@@ -454,7 +480,23 @@ def test_only_one_bow_on_at_a_time_io_5_5_1() -> None:
     )
     events = cross_t(state, "atlanta", "weehawken", "bow_on", FixedDice([8, 1, 2, 1]))
     after = fold(state, events)
-    assert after.pairs == (Pair(ship="weehawken", other="atlanta", kind="bow_on"),)
+    assert after.pairs == (*kept, Pair(ship="weehawken", other="atlanta", kind="bow_on"))
+
+
+def test_one_bow_on_per_crossing_ship_io_5_5_1() -> None:
+    """IO-5.5.1, ``bow_on_limit=crossing_ship`` (default): atlanta held nahant Bow-on; crossing
+    weehawken's bow releases nahant. With ``target`` (1.0) nahant stays Bow-on to atlanta."""
+    state = put(game(), "nahant", cell=HERE)
+    state = state.model_copy(
+        update={"pairs": (Pair(ship="nahant", other="atlanta", kind="bow_on"),)}
+    )
+    events = cross_t(state, "atlanta", "weehawken", "bow_on", FixedDice([8, 1, 2, 1]))
+    assert fold(state, events).pairs == (Pair(ship="weehawken", other="atlanta", kind="bow_on"),)
+    old = limited(state, "target")
+    assert fold(old, events).pairs == (
+        Pair(ship="nahant", other="atlanta", kind="bow_on"),
+        Pair(ship="weehawken", other="atlanta", kind="bow_on"),
+    )
 
 
 def test_stern_crossing_keeps_other_bow_on_pair_io_5_5_2() -> None:
@@ -836,8 +878,9 @@ def test_fouling_failure_fouls_both_and_ends_the_t_io_5_6_4() -> None:
     after = fold(state, events)
     assert after.ships["atlanta"].fouled_with == ("weehawken",)
     assert after.ships["weehawken"].fouled_with == ("atlanta",)
-    # IO-5.5.3: the T ends; IO-5.6.5: the attacker is Bow-on to the target
-    assert after.pairs == (Pair(ship="atlanta", other="weehawken", kind="bow_on"),)
+    # IO-5.5.3: the T ends; IO-5.6.5: the attacker is Bow-on to the target, for gunnery only
+    assert after.pairs == ()
+    assert fold_all(state, events, evolve).combat_relation("atlanta", "weehawken") == "bow_on"
 
 
 def test_aftermath_attacker_bow_on_to_target_io_5_6_5() -> None:
@@ -851,8 +894,10 @@ def test_aftermath_attacker_bow_on_to_target_io_5_6_5() -> None:
         FixedDice([*CONTACT, 8, 1, 3, 1, *CHECK_OK, *NO_FOUL]),
     )
     assert events[-1] == RamAftermath(ship="atlanta", target="weehawken")
-    after = fold(state, events)
-    assert after.relation("atlanta", "weehawken") == "bow_on"
+    after = fold_all(state, events, evolve)
+    assert after.aftermath == (("atlanta", "weehawken"),)
+    assert after.combat_relation("atlanta", "weehawken") == "bow_on"
+    assert after.pairs == ()  # a Bow-on for gunnery, not a crossed T
     assert not after.ships["atlanta"].fouled_with
 
 
@@ -902,9 +947,10 @@ def test_towing_ship_may_cross_the_t_io_5_5() -> None:
 
 
 def test_only_one_stern_on_at_a_time_io_5_5_2() -> None:
-    """IO-5.5.2 「一度には1艦しかStern-onにできない」: weehawken Stern-on to nahant becomes
-    Stern-on to atlanta instead; its Bow-on pair is another kind and stays."""
-    state = put(game(), "nahant", side="CSA", cell=HERE)
+    """IO-5.5.2 「一度には1艦しかStern-onにできない」 with ``bow_on_limit=target`` (1.0):
+    weehawken Stern-on to nahant becomes Stern-on to atlanta instead; its Bow-on pair is another
+    kind and stays."""
+    state = limited(put(game(), "nahant", side="CSA", cell=HERE), "target")
     state = state.model_copy(
         update={"pairs": (Pair(ship="weehawken", other="nahant", kind="stern_on"),)}
     )

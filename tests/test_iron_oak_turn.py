@@ -1142,9 +1142,10 @@ def test_io_6_2_3I_strike_does_not_capture_an_undamaged_ship() -> None:
 
 
 def test_io_6_2_4_gunfire_markers_at_night() -> None:
-    """IO-6.2.4: at night a unit that fired gets a Gunfire marker (fire at it has no night
-    modifier; unmarked targets get it, and "N/A" ranges refuse fire); IO-3.3.2 A: a side's
-    markers come off at the start of its next gunnery segment, the enemy's stay."""
+    """IO-6.2.4: at night a unit that fired gets a Gunfire marker; fire at a target that is not
+    fouled takes the night modifier, marked or not (``gunfire_marker=no_effect``), and "N/A"
+    ranges refuse fire; IO-3.3.2 A: a side's markers come off at the start of its next gunnery
+    segment, the enemy's stay."""
     scen = scenario("wassaw_sound", at={"atlanta": (2, 1), "weehawken": (2, 2), "nahant": (3, 3)})
     s = new_game(scen)
     play_until(s, "gunnery", "USA")
@@ -1163,7 +1164,7 @@ def test_io_6_2_4_gunfire_markers_at_night() -> None:
     fire = {"firer": "atlanta", "section": 0, "target": "weehawken"}
     submit(s, "CSA", {"type": "declare_fire", "fires": [fire]})
     new = submit(s, "USA", {"type": "respond_fire"})
-    assert all(rule != "IO-6.2.4" for _, rule in roll_modifiers(new, "gunnery", "atlanta"))
+    assert any(rule == "IO-6.2.4" for _, rule in roll_modifiers(new, "gunnery", "atlanta"))
     assert s.state.rules.gunfire == ("atlanta", "weehawken")
 
     mark = len(s.facts)
@@ -1419,17 +1420,52 @@ def test_io_5_4_a_ship_leaving_the_map_checks_the_box_it_leaves_first() -> None:
     assert (ship.status, ship.cell, ship.aground) == ("active", (2, 4), True)
 
 
+# what carrying an order out (rather than drifting) records about the ship
+CARRIED_OUT = (
+    "ShipMoved",
+    "ShipAnchored",
+    "OpposingManeuver",
+    "CrossTAttempted",
+    "ContactRolled",
+    "UnfoulAttempted",
+    "RefloatAttempted",
+    "MapEdgeCrossed",
+    "EscapeAttempted",
+)
+
+
+def assert_became_a_drift(before: IronOakState, ship: str, facts: list[Fact]) -> None:
+    """IO-4.0 「ルール違反の命令を与えられた船は、代わりにドリフトになる」: the ship's order was
+    not carried out; the ship drifted (IO-5.2), unless it cannot drift (anchored, aground or
+    fouled with an obstacle, IO-4.0; towed, IO-5.3; off the map) or its fouled or towing group
+    already drifted this turn (IO-5.2: only the first ship of a group rolls)."""
+    from domain.rulesets.iron_oak.movement import can_move
+
+    for name in CARRIED_OUT:
+        assert all(p.get("ship") != ship for p in events(facts, name)), (ship, name)
+    if [p for p in events(facts, "ShipDrifted") if p["ship"] == ship]:
+        return
+    s = before.ships[ship]
+    _, reason = can_move(before, ship, before.options.drift_when_fouled_with)
+    group = {*s.fouled_with, s.towing, s.towed_by}
+    assert s.cell is None or reason in ("stuck", "towed") or group & set(before.drifted), ship
+
+
 @pytest.mark.parametrize("mode", ["standard", "alternating"])
 @pytest.mark.parametrize("name", ["hampton_roads", "mobile_bay_gauntlet", "wassaw_sound"])
 def test_io_4_0_random_order_cards_never_lock_the_game(name: str, mode: str) -> None:
     """IO-4.0 / IO-3.2: whatever order cards a side seals (random kinds here), every card can be
-    revealed — carried out, or drifted when it cannot be — and the game reaches its end."""
+    revealed — carried out, or drifted when it cannot be — and the game reaches its end. Each
+    card revealed as a drift is one that could not be carried out, and the ship drifted
+    instead (:func:`assert_became_a_drift`); random cards make some of them."""
     from domain.rulesets.iron_oak import bot
     from domain.rulesets.iron_oak.commands import ORDER_KINDS, AssignOrders
-    from domain.rulesets.iron_oak.orders import bot_salt
+    from domain.rulesets.iron_oak.orders import bot_salt, order_possible
 
     rng = random.Random(f"{name}{mode}")
     s = new_game(scenario(name), mode=mode, seed=11)
+    drifting: dict[str, IronOakState] = {}  # ship revealed as a drift -> the state before
+    became_drifts = 0
     for _ in range(4000):
         rules = s.state.rules
         if s.state.result is not None:
@@ -1446,5 +1482,15 @@ def test_io_4_0_random_order_cards_never_lock_the_game(name: str, mode: str) -> 
                 for ship in command.seals
             }
             command = AssignOrders(seals=seals, numbers=command.numbers)
-        submit(s, side, command.model_dump(mode="json"))
+        new = submit(s, side, command.model_dump(mode="json"))
+        for revealed in events(new, "OrderRevealed"):
+            if revealed["drift"] and revealed["order"] != "drift":
+                assert not order_possible(rules, revealed["ship"], revealed["order"])
+                drifting[revealed["ship"]] = s.state.rules
+        for done in events(new, "OrderCompleted"):
+            if done["ship"] in drifting:
+                assert_became_a_drift(drifting.pop(done["ship"]), done["ship"], new)
+                became_drifts += 1
     assert s.state.result is not None
+    assert not drifting
+    assert became_drifts > 0

@@ -433,15 +433,26 @@ class Opposed(_Model):
 
 
 class MovementOpposition(_Model):
-    """Movement Opposition table (IO-5.1.1): the opponent's dice per maneuver (IO-GAPS 2)."""
+    """Movement Opposition table (IO-5.1.1): the opponent's dice per maneuver (IO-GAPS 2).
+
+    It has no Crossing-the-T or ram entry: there both ships roll their own Movement Chart dice
+    (IO-5.5 「両艦は移動ダイスを振る」, IO-5.6.1 「両艦はそれぞれのマヌーバーダイスを使う」).
+    The tables of 1.0, embedded in its game headers, had ``cross_t`` and ``ram`` entries that
+    nothing read; they are accepted and dropped.
+    """
 
     maneuver_0: Dice
     maneuver_1: Dice
     maneuver_2: Dice
     enter: Dice
     exit: Dice
-    cross_t: Dice
-    ram: Dice
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_unused(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in ("cross_t", "ram")}
+        return data
 
 
 class DriftRow(_Model):

@@ -81,7 +81,7 @@ FORT_LOCATION: Location = "A"
 """The location code under which a fort section's single location is recorded (see above)."""
 
 # rules whose modifiers stop a gun die from making smoke (IO-6.2.3C)
-_NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-6.3.1"})
+_NO_SMOKE_RULES = frozenset({"IO-5.5.1", "IO-5.5.2", "IO-5.6.5", "IO-6.3.1"})
 
 
 class GunneryOptions(BaseModel):
@@ -253,14 +253,28 @@ def fire_range(state: IronOakState, firer: str, target: str) -> Range | None:
     return cast(Range | None, {0: "short", 1: "medium", 2: "long"}.get(distance))
 
 
+def _after_ram(state: IronOakState, ship: str, other: str) -> str:
+    """Words for a Bow-on that comes from a ram's aftermath (IO-5.6.5), else nothing."""
+    return f" (it rammed {other})" if _bow_on_rule(state, ship, other) == "IO-5.6.5" else ""
+
+
+def _bow_on_rule(state: IronOakState, ship: str, other: str) -> str:
+    """The rule that makes ``ship`` Bow-on to ``other`` for gunnery: a ram's aftermath
+    (IO-5.6.5, since 1.1 kept apart from the crossed-T pairs) or a crossed T (IO-5.5.1)."""
+    aftermath = state.rules_version >= (1, 1) and (ship, other) in state.aftermath
+    return "IO-5.6.5" if aftermath else "IO-5.5.1"
+
+
 def _night_applies(state: IronOakState, target: str) -> bool:
     """IO-6.2.4: the Night Gunnery Chart is used against a target that is not fouled.
 
-    Reading: it is not used either against a target that carries a Gunfire marker
-    (``state.gunfire``): its muzzle flashes give it away, so it is fired at as by day — no
-    night modifier and no "N/A" refusal.
+    What a Gunfire marker does is a [GAP] (``options.gunfire_marker``): by default nothing
+    here, as the seed's text reads; with ``reveals_target`` (1.0) a target that carries one
+    (``state.gunfire``) is fired at as by day — no night modifier and no "N/A" refusal.
     """
-    if not state.scenario.night or target in state.gunfire:
+    if not state.scenario.night:
+        return False
+    if state.options.gunfire_marker == "reveals_target" and target in state.gunfire:
         return False
     ship = state.ships.get(target)
     return ship is None or not ship.fouled_with
@@ -278,7 +292,8 @@ def check_fire(
         InvalidCommand: an unknown unit or gun section.
         IllegalCommand: with the rule: IO-6.0 (not afloat on the map or destroyed, a friendly
             target, a fort firing at a fort), IO-6.1 (out of range), IO-5.5.1 / IO-5.5.2 ("X"
-            section while Bow-on / Stern-on to the target), IO-6.2.3G (full crew damage),
+            section while Bow-on / Stern-on to the target; IO-5.6.5 when the Bow-on is a
+            ram's aftermath), IO-6.2.3G (full crew damage),
             IO-6.2.3I (captured), IO-6.2.3D (plunging fire by a ship, or not at Long range),
             IO-6.2.4 (night and "N/A" at this range).
     """
@@ -307,11 +322,12 @@ def check_fire(
     rng = fire_range(state, firer, target)
     if rng is None:
         raise IllegalCommand(f"{target} is out of range of {firer}", rule="IO-6.1")
-    relation = state.relation(firer, target)
+    relation = state.combat_relation(firer, target)
     if relation == "bow_on" and gun.bow == "X":
         raise IllegalCommand(
-            f"{firer} is Bow-on to {target}: section {section} ({gun.name}) cannot fire",
-            rule="IO-5.5.1",
+            f"{firer} is Bow-on to {target}{_after_ram(state, firer, target)}: section "
+            f"{section} ({gun.name}) cannot fire",
+            rule=_bow_on_rule(state, firer, target),
         )
     if relation == "stern_on" and gun.stern == "X":
         raise IllegalCommand(
@@ -365,7 +381,8 @@ def gunnery_modifiers(
 
     * the section's bow/stern value when the firer is Bow-on / Stern-on to the target (IO-5.5.1,
       IO-5.5.2); ``modifiers.bow_on`` / ``stern_on`` when the target is Bow-on / Stern-on to the
-      firer (same rules);
+      firer (same rules); a ram or spar attacker counts as Bow-on to its target until its next
+      gunnery segment is over (IO-5.6.5, ``IronOakState.combat_relation``);
     * repair party (IO-3.1.1), Armament marker for this section (IO-6.3.1, limited sections
       half, :func:`armament_penalty`), Captain (IO-6.3.3), fire level (IO-3.1.2), smoke
       (IO-6.2.3C, whose smoke per ``options.smoke_penalises``);
@@ -373,8 +390,8 @@ def gunnery_modifiers(
       attached to an aground ship, the bonus when the target is;
     * fouled (IO-6.2.3B): the penalty for a non-monitor firer fouled with anything;
     * night (IO-6.2.4): the chart's value for the range, against a target that is not fouled
-      and carries no Gunfire marker. The bundled chart has one value per range, so that value
-      is "the single largest";
+      (nor, with ``options.gunfire_marker`` ``reveals_target``, carries a Gunfire marker). The
+      bundled chart has one value per range, so that value is "the single largest";
     * action cards played this segment on the firer for gunnery (IO-7.0,
       ``state.card_modifiers``).
 
@@ -391,14 +408,23 @@ def gunnery_modifiers(
         if value:
             out.append(Modifier(value, rule, reason))
 
-    own = state.relation(firer, target)
+    own = state.combat_relation(firer, target)
     if own == "bow_on" and isinstance(gun.bow, int):
-        add(gun.bow, "IO-5.5.1", f"{firer} is Bow-on to {target}: {gun.name} bow value")
+        add(
+            gun.bow,
+            _bow_on_rule(state, firer, target),
+            f"{firer} is Bow-on to {target}{_after_ram(state, firer, target)}: {gun.name} bow "
+            "value",
+        )
     if own == "stern_on" and isinstance(gun.stern, int):
         add(gun.stern, "IO-5.5.2", f"{firer} is Stern-on to {target}: {gun.name} stern value")
-    theirs = state.relation(target, firer)
+    theirs = state.combat_relation(target, firer)
     if theirs == "bow_on":
-        add(mods.bow_on, "IO-5.5.1", f"{target} is Bow-on to {firer}")
+        add(
+            mods.bow_on,
+            _bow_on_rule(state, target, firer),
+            f"{target} is Bow-on to {firer}{_after_ram(state, target, firer)}",
+        )
     if theirs == "stern_on":
         add(mods.stern_on, "IO-5.5.2", f"{target} is Stern-on to {firer}")
     if a.repair_party:  # ships and fort sections (IO-3.1.1)
@@ -496,7 +522,7 @@ def hit_location(
         return FORT_LOCATION
     card = state.card(target)
     code: str = card.location_for(face).code
-    relation = state.relation(target, firer)
+    relation = state.combat_relation(target, firer)
     if options.swap != "none" and relation is not None:
         if options.swap == "full":  # the seed: S hits become B and B hits become S
             swapped = {"S": "B", "B": "S"}
@@ -647,7 +673,8 @@ def _critical_roll(
         return []
     crit_table = state.data.tables.critical_table
     target, firer = resolved.target, resolved.firer
-    column = crit_table.column_for(cast(Location, resolved.location), state.relation(target, firer))
+    relation = state.combat_relation(target, firer)
+    column = crit_table.column_for(cast(Location, resolved.location), relation)
     entries: dict[int, str] = getattr(crit_table, column)
     crit = table_roll(
         dice,

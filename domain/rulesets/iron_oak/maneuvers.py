@@ -95,6 +95,7 @@ RAM_CRITICAL_NAME = "ram"  # IO-5.6.3 / IO-6.3.12
 
 CrossKind = PairKind  # "bow_on" or "stern_on": what the target becomes (IO-5.5.1, IO-5.5.2)
 OpposedReading = Literal["target", "mover"]
+BowOnLimit = Literal["crossing_ship", "target", "game"]  # IO-5.5.1 / IO-5.5.2 [AMBIG]
 
 
 # --------------------------------------------------------------------------- events
@@ -449,8 +450,10 @@ def unfoul(
 
     Success removes the Fouled marker: every foul of the ship, and this ship from the other
     ship of a ship-ship foul. On failure, when the caller says this is the first Order Phase in
-    which the ship is fouled (``first_order_fouled_with_movable``), it checks drift (IO-5.2) at
-    once, but only if it is fouled with another ship that can move (IO-4.4 "他の移動可能な船"):
+    which the ship is fouled (``first_order_fouled_with_movable``; the turn's Order Phase is its
+    first fouled with another movable ship, ``IronOakState.fouled_since``, not its first unfoul
+    attempt as 1.0 had it), it checks drift (IO-5.2) at once, but only if it is fouled with
+    another ship that can move (IO-4.4 "他の移動可能な船"):
     at least one fouled partner ship afloat, not anchored, aground or fouled with an obstacle,
     and powered; and only if the ship itself is not immobile (IO-4.0). Immobile partners do not
     drift with it (:func:`drift`).
@@ -487,10 +490,41 @@ def unfoul(
 
 def _fouled_with_movable(state: IronOakState, s: ShipState) -> bool:
     """IO-4.4: fouled with another ship that can move, and not immobile itself (IO-4.0)."""
-    if movement.immobile(s):
-        return False
+    return not movement.immobile(s) and fouled_with_movable_ship(state, s)
+
+
+def fouled_with_movable_ship(state: IronOakState, s: ShipState) -> bool:
+    """IO-4.4 「他の移動可能な船とからまって」: at least one ship it is fouled with is afloat,
+    powered and not immobile (anchored, aground, fouled with an obstacle)."""
     partners = [state.ships[f] for f in s.fouled_with if f in state.ships and f != s.id]
     return any(p.powered and not movement.immobile(p) for p in partners)
+
+
+def first_fouled_order_phases(state: IronOakState, ships: Collection[str]) -> dict[str, int]:
+    """IO-4.4: ``fouled_since`` after an Order Phase in which ``ships`` got their order cards:
+    each of them fouled with another movable ship gets this turn, unless an earlier Order Phase
+    of its present fouling is recorded already."""
+    since = dict(state.fouled_since)
+    for ship in ships:
+        s = state.ships.get(ship)
+        if s is not None and ship not in since and fouled_with_movable_ship(state, s):
+            since[ship] = state.turn
+    return since
+
+
+def still_fouled(state: IronOakState) -> IronOakState:
+    """``state`` without the ``fouled_since`` entries of ships no longer fouled with a ship (an
+    unfoul, a partner sunk or gone), so that a later fouling starts its count again."""
+    if not state.fouled_since:
+        return state
+    kept = {
+        ship: turn
+        for ship, turn in state.fouled_since.items()
+        if ship in state.ships and any(f in state.ships for f in state.ships[ship].fouled_with)
+    }
+    if len(kept) == len(state.fouled_since):
+        return state
+    return state.model_copy(update={"fouled_since": kept})
 
 
 def _unfouled(state: IronOakState, event: UnfoulAttempted) -> IronOakState:
@@ -557,13 +591,23 @@ def _tow(state: IronOakState, tower: str, towed: str, attach: bool) -> IronOakSt
 # --------------------------------------------------------------------------- pairs
 
 
-def _set_pair(state: IronOakState, ship: str, other: str, kind: PairKind) -> IronOakState:
-    """``ship`` becomes ``kind`` to ``other``: any earlier relation of ``ship`` to ``other`` goes,
-    and so does any other pair of ``ship`` of the same kind (only one Bow-on at a time,
-    IO-5.5.1; only one Stern-on at a time, IO-5.5.2)."""
-    pairs = [
-        p for p in state.pairs if not (p.ship == ship and (p.other == other or p.kind == kind))
-    ]
+def _set_pair(
+    state: IronOakState, ship: str, other: str, kind: PairKind, limit: BowOnLimit
+) -> IronOakState:
+    """``ship`` becomes ``kind`` to ``other`` (the crossing ship): any earlier relation of
+    ``ship`` to ``other`` goes, and so do the pairs of the same kind that "only one ship Bow-on
+    (Stern-on) at a time" (IO-5.5.1, IO-5.5.2) rules out, per ``limit``
+    (``options.bow_on_limit``): ``crossing_ship`` — the one ``other`` held before;
+    ``target`` — the one ``ship`` was in before; ``game`` — every other one."""
+
+    def replaced(p: Pair) -> bool:
+        if p.ship == ship and p.other == other:
+            return True
+        if p.kind != kind:
+            return False
+        return {"crossing_ship": p.other == other, "target": p.ship == ship, "game": True}[limit]
+
+    pairs = [p for p in state.pairs if not replaced(p)]
     pairs.append(Pair(ship=ship, other=other, kind=kind))
     return state.model_copy(update={"pairs": tuple(pairs)})
 
@@ -695,7 +739,7 @@ def _crossed(state: IronOakState, event: CrossTAttempted) -> IronOakState:
         ships[sid] = ships[sid].model_copy(update={"opposed": False})
     state = state.model_copy(update={"ships": ships})
     if event.success:
-        state = _set_pair(state, event.target, event.ship, event.kind)
+        state = _set_pair(state, event.target, event.ship, event.kind, state.options.bow_on_limit)
     return state
 
 
@@ -794,8 +838,9 @@ def ram_spar(
     v) fouling (IO-5.6.4), if contact succeeded and neither ship sank: d10d8 vs d8 after a ram,
        d6 for a spar alone; failure fouls both ships (and ends any T between them, IO-5.5.3);
     vi) aftermath (IO-5.6.5), if contact succeeded and both ships are afloat: the attacker is
-       Bow-on to the target. The "no ram or spar of this target next turn" bar and the Point
-       Blank range are the caller's to track.
+       Bow-on to the target for gunnery (``IronOakState.combat_relation``; a crossed T of
+       either ship is left as it is). The "no ram or spar of this target next turn" bar, the
+       Point Blank range and the aftermath's end are the caller's to track.
 
     Raises:
         IllegalCommand: see :func:`check_ram`.
@@ -1068,5 +1113,9 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
     if isinstance(event, ShipsFouled):
         return _fouled(state, event)
     if isinstance(event, RamAftermath):
-        return _set_pair(state, event.ship, event.target, "bow_on")
+        if state.rules_version >= (1, 1):
+            # a Bow-on for gunnery only, kept in ``aftermath`` by rules.evolve: writing it into
+            # the crossed-T pairs dropped the attacker's other Bow-on (IO-5.6.5 fix, 1.1)
+            return state
+        return _set_pair(state, event.ship, event.target, "bow_on", "target")
     return movement.apply(state, event)

@@ -28,6 +28,16 @@ class IronOakOptions(BaseModel):
     * ``smoke_penalises`` (IO-6.2.3C [AMBIG]): the ``firer``'s own smoke.
     * ``remove_opposed`` (IO-5.5 [AMBIG]): the Opposed marker removed on a T attempt is the one
       the target put on the crossing ``mover``.
+    * ``bow_on_limit`` (IO-5.5.1 / IO-5.5.2 「一度には1艦しかBow-on(Stern-on)にできない」
+      [AMBIG]): ``crossing_ship`` — a crossing ship can make only one ship Bow-on (Stern-on) at
+      a time, so a new crossing of that kind releases the ship it held (the seed's literal
+      reading); ``target`` — a ship can be Bow-on (Stern-on) to only one ship at a time (1.0);
+      ``game`` — only one ship on the map is Bow-on (Stern-on) at a time.
+    * ``gunfire_marker`` (IO-6.2.4 [GAP]: 「「Gunfire」マーカーを使用」 says the markers are used,
+      not what they do): ``no_effect`` — placed and removed (IO-3.3.2 A) but the Night Gunnery
+      Chart applies to every target that is not fouled, as the seed's text says;
+      ``reveals_target`` — a target carrying one is fired at as by day, no night modifier and
+      no "N/A" refusal (1.0).
     * ``explosion_fire_level`` (IO-6.3.8 [AMBIG]): 3.
     * ``crew_loss_bands`` (IO-6.3.5 [AMBIG]): ``as_printed``.
     * ``engine_damaged_response`` / ``smokestack_response`` (IO-6.3.6 / IO-6.3.16 [AMBIG]): −2 on.
@@ -47,6 +57,8 @@ class IronOakOptions(BaseModel):
     swap: Literal["full", "paired", "none"] = "full"
     smoke_penalises: Literal["firer", "target", "both"] = "firer"
     remove_opposed: Literal["target", "mover"] = "mover"
+    bow_on_limit: Literal["crossing_ship", "target", "game"] = "crossing_ship"
+    gunfire_marker: Literal["no_effect", "reveals_target"] = "no_effect"
     explosion_fire_level: int = Field(default=3, ge=2, le=5)
     crew_loss_bands: Literal["as_printed", "crew", "boiler"] = "as_printed"
     engine_damaged_response: bool = True
@@ -62,7 +74,11 @@ REPLAYS = ("1.0",)
 #: version has no value in its header for an option added since, and re-runs with these values,
 #: so its record still verifies. Fixes that are not readings check ``IronOakState.rules_version``.
 LEGACY_READINGS: dict[str, dict[str, object]] = {
-    "1.0": {"shield_line": "always"},
+    "1.0": {
+        "shield_line": "always",
+        "bow_on_limit": "target",
+        "gunfire_marker": "reveals_target",
+    },
 }
 
 

@@ -502,7 +502,10 @@ def carry_out(
         new = maneuvers.refloat(scratch, ship, dice)
         return events + follow_criticals(scratch, new, dice, fold)
     if kind == "unfoul":
-        first = ship not in scratch.first_fouled
+        if scratch.rules_version >= (1, 1):  # IO-4.4: this turn's Order Phase was its first
+            first = scratch.fouled_since.get(ship) == scratch.turn  # fouled with a movable ship
+        else:  # 1.0: its first unfoul attempt since it was fouled
+            first = ship not in scratch.first_fouled
         return events + maneuvers.unfoul(scratch, ship, dice, first)
     if kind == "cross_t":
         assert order.target is not None and order.kind is not None

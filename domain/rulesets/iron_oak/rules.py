@@ -198,7 +198,7 @@ def evolve(state: IronOakState, event: DomainEvent) -> IronOakState:
     state = gunnery.apply(state, event)
     state = criticals.apply(state, event)
     state = maneuvers.apply(state, event)
-    return _turn(state, event)
+    return maneuvers.still_fouled(_turn(state, event))
 
 
 def _ship(state: IronOakState, ship: str, **update: object) -> IronOakState:
@@ -233,9 +233,10 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             # IO-5.6.5: the attacker is Bow-on to its target for the next gunnery segment only
             ended = {(a, t) for a, t in state.aftermath if controller(state, a) == event.side}
             update["aftermath"] = tuple(p for p in state.aftermath if p not in ended)
-            update["pairs"] = tuple(
-                p for p in state.pairs if (p.ship, p.other) not in ended or p.kind != "bow_on"
-            )
+            if state.rules_version < (1, 1):  # 1.0 kept the aftermath among the T pairs
+                update["pairs"] = tuple(
+                    p for p in state.pairs if (p.ship, p.other) not in ended or p.kind != "bow_on"
+                )
         if event.phase == "movement":
             update["rammed"] = tuple(
                 (a, t)
@@ -278,7 +279,10 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             cards[ship] = SealedOrder(digest=digest, number=event.numbers.get(ship, 0))
         where = {s.id: s.cell for s in state.ships.values() if s.afloat and s.cell is not None}
         cells = {**state.order_cells, event.side: where}
-        return state.model_copy(update={"orders": cards, "order_cells": cells})
+        since = maneuvers.first_fouled_order_phases(state, event.seals)  # IO-4.4
+        return state.model_copy(
+            update={"orders": cards, "order_cells": cells, "fouled_since": since}
+        )
     if isinstance(event, OrderRevealed):
         cards = dict(state.orders)
         cards[event.ship] = cards[event.ship].model_copy(update={"order": event.order})

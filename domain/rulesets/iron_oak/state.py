@@ -4,7 +4,8 @@ Ships carry what the rules track per ship: hull hits, shield damage per hit loca
 IO-6.2.1), crew damage, criticals with their occurrence count and marker value (IO-6.3), fire
 level and smoke (IO-3.1.2, IO-6.2.3C), anchor/aground/fouled/towing markers (IO-4, IO-5.3,
 IO-5.4, IO-5.6.4), the repair party (IO-3.1.1) and the Opposed marker (IO-5.1.3). Bow-on and
-Stern-on are pair relations between two ships (IO-5.5, IO-5.6.5), not geometry.
+Stern-on are pair relations between two ships (IO-5.5), not geometry; a ram's aftermath adds a
+Bow-on for gunnery only (IO-5.6.5, ``aftermath``).
 """
 
 from __future__ import annotations
@@ -200,11 +201,17 @@ class IronOakState(_State):
     ram_log: tuple[tuple[str, str, int], ...] = ()
     failed_t: tuple[tuple[str, str, int], ...] = ()
     drifted: tuple[str, ...] = ()  # IO-5.2: ships that drifted (with their group) this turn
-    aftermath: tuple[tuple[str, str], ...] = ()  # IO-5.6.5: Bow-on pairs left by a ram/spar
+    # IO-5.6.5: (attacker, target) after a ram/spar: Bow-on for gunnery (combat_relation)
+    aftermath: tuple[tuple[str, str], ...] = ()
     level5: tuple[str, ...] = ()  # units whose fire stood at level 5 after their Status Phase
     # IO-5.5 / IO-5.6: each ship's box when its side's Order Phase began (side -> ship -> cell)
     order_cells: dict[Side, dict[str, Cell]] = Field(default_factory=dict)
-    first_fouled: tuple[str, ...] = ()  # ships whose first fouled Order Phase has passed (IO-4.4)
+    # IO-4.4, 1.0: ships that tried to unfoul since they were fouled (1.0 took that attempt to
+    # mark the end of their first fouled Order Phase)
+    first_fouled: tuple[str, ...] = ()
+    # IO-4.4: ship -> the turn of its first Order Phase fouled with another movable ship, kept
+    # while it stays fouled with a ship
+    fouled_since: dict[str, int] = Field(default_factory=dict)
     gunfire: tuple[str, ...] = ()  # IO-6.2.4: units with a Gunfire marker (night)
     deck: tuple[str, ...] = ()  # the action deck, top first
     deck_known: bool = True  # False: physical cards, the deck order is not recorded
@@ -236,11 +243,22 @@ class IronOakState(_State):
         return box
 
     def relation(self, ship: str, other: str) -> PairKind | None:
-        """How ``ship`` lies to ``other``: Bow-on, Stern-on or neither."""
+        """How ``ship`` lies to ``other`` through a crossed T: Bow-on, Stern-on or neither."""
         for pair in self.pairs:
             if pair.ship == ship and pair.other == other:
                 return pair.kind
         return None
+
+    def combat_relation(self, ship: str, other: str) -> PairKind | None:
+        """How ``ship`` lies to ``other`` for gunnery: as :meth:`relation`, except that a ram or
+        spar attacker is Bow-on to its target until its next gunnery segment is over (IO-5.6.5
+        「目標艦についてBow-onの戦闘修正を受ける」: the Bow-on *combat* modifiers, not a crossed
+        T). Since 1.1 that aftermath is kept in ``aftermath``, apart from ``pairs``, and wins
+        over a crossed-T relation between the same two ships while it lasts; 1.0 wrote it into
+        ``pairs``."""
+        if self.rules_version >= (1, 1) and (ship, other) in self.aftermath:
+            return "bow_on"
+        return self.relation(ship, other)
 
     def is_monitor(self, ship_id: str) -> bool:
         return "monitor" in self.card(ship_id).icons

@@ -226,7 +226,8 @@ def _cells(state: IronOakState) -> list[CellView]:
 
 
 def _relations(state: IronOakState, ship: str) -> dict[str, Detail]:
-    """IO-5.5, IO-5.6.5: the ships this one is Bow-on / Stern-on to, and those that are to it."""
+    """IO-5.5, IO-5.6.5: the ships this one is Bow-on / Stern-on to, and those that are to it;
+    the ships it is Bow-on to for gunnery after ramming them."""
     mine = [p for p in state.pairs if p.ship == ship]
     theirs = [p for p in state.pairs if p.other == ship]
     return {
@@ -234,6 +235,8 @@ def _relations(state: IronOakState, ship: str) -> dict[str, Detail]:
         "stern_on_to": _join(p.other for p in mine if p.kind == "stern_on"),
         "bow_on_from": _join(p.ship for p in theirs if p.kind == "bow_on"),
         "stern_on_from": _join(p.ship for p in theirs if p.kind == "stern_on"),
+        # IO-5.6.5: Bow-on for gunnery to the ship it rammed, until its next gunnery is over
+        "bow_on_after_ram_to": _join(t for a, t in state.aftermath if a == ship),
     }
 
 
