@@ -111,8 +111,9 @@ class Fire(_Command):
 
 
 class DeclareFire(_Command):
-    """IO-3.3.2 B/C: every fire of the side this segment (each unit at most once) and the
-    firer's gunnery cards."""
+    """IO-3.3.2 B/C: every fire of the side this segment (each gun section at most once; one
+    target per ship or fort section, IO-6.0 and option ``who_fires``) and the firer's gunnery
+    cards."""
 
     type: Literal["declare_fire"] = "declare_fire"
     fires: list[Fire] = Field(default_factory=list)

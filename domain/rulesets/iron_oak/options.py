@@ -27,6 +27,12 @@ class IronOakOptions(BaseModel):
     * ``explosion_fire_level`` (IO-6.3.8 [AMBIG]): 3.
     * ``crew_loss_bands`` (IO-6.3.5 [AMBIG]): ``as_printed``.
     * ``engine_damaged_response`` / ``smokestack_response`` (IO-6.3.6 / IO-6.3.16 [AMBIG]): −2 on.
+    * ``who_fires`` (IO-6.0 「手番側の艦艇と要塞の各セクションが、それぞれ1つの目標を射撃できる」):
+      ``one_target`` — each ship and each fort section picks one target, and every one of its
+      gun sections may fire at it (the seed's words limit targets, not guns); ``one_section`` —
+      one gun section per ship or fort section (Wake 1.0); ``each_section`` — every gun section
+      of a ship picks its own target (「艦艇と要塞の各セクション」 read as "each section of the
+      ships and forts"; a fort section still fires at one target).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -42,6 +48,7 @@ class IronOakOptions(BaseModel):
     crew_loss_bands: Literal["as_printed", "crew", "boiler"] = "as_printed"
     engine_damaged_response: bool = True
     smokestack_response: bool = True
+    who_fires: Literal["one_target", "one_section", "each_section"] = "one_target"
 
 
 #: The version of these rules that new games are recorded with, and the older ones still played.
@@ -52,7 +59,7 @@ REPLAYS = ("1.0",)
 #: version has no value in its header for an option added since, and re-runs with these values,
 #: so its record still verifies. Fixes that are not readings check ``IronOakState.rules_version``.
 LEGACY_READINGS: dict[str, dict[str, object]] = {
-    "1.0": {},
+    "1.0": {"who_fires": "one_section"},
 }
 
 
