@@ -2,7 +2,8 @@
 
 Order (IO-3.0 step 1): a) withdraw repair parties, and each remaining party attempts one
 repairable critical (IO-3.1.1); b) fire: level-5 fires first, then the others; a level-5 fire
-that has not dropped since the side's previous Status Phase explodes (IO-3.1, IO-3.1.2);
+that has not dropped since the side's previous Status Phase explodes (IO-3.1, IO-3.1.2), and
+the criticals its attacks roll on nearby ships take effect at once (IO-6.3);
 c) the smoke-removal check (IO-GAPS 10: the table's removal die against its target number; a
 success lightens the marker one step, heavy to light, light to none); d) new repair parties
 (IO-3.1.1). Fort sections check their fires too.
@@ -121,7 +122,14 @@ def run_status(
     burning.sort(key=lambda u: 0 if _fire(scratch, u) == 5 else 1)
     for unit in burning:
         if _fire(scratch, unit) > 0 and _afloat(scratch, unit):
-            emit(criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts))
+            new = criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts)
+            if state.rules_version >= (1, 1):
+                # an Explosion's attacks may roll criticals on the ships around: they take
+                # effect at once (IO-6.3), as after gunnery; 1.0 left them unapplied
+                from domain.rulesets.iron_oak.orders import follow_criticals  # orders imports us
+
+                new = follow_criticals(scratch, new, dice, fold)
+            emit(new)
     # c) smoke removal
     smoke = scratch.data.tables.smoke
     smoking: list[ShipState | FortSectionState] = [
