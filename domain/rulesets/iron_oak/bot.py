@@ -7,7 +7,8 @@ when the scenario pays for leaving, avoiding shallows and mines where it can); p
 cards that help its own moves and hinder the enemy's; fire each unit's guns at the target most
 of them bear on (IO-6.0, as option ``who_fires`` allows), with a gunnery card on the first
 shot and a Strike! on a heavily damaged target; answer enemy fire with a Misfire on the first
-declared fire; exchange a card it cannot use.
+declared fire; put Collateral damage on its ship's least damaged location (IO-6.3.4); exchange
+a card it cannot use.
 
 Order cards are sealed with salts derived from the game's seed (``orders.bot_salt``), so the
 bot finds its own cards again at reveal time by opening the seal with each order kind.
@@ -23,6 +24,7 @@ from domain.rulesets.iron_oak.commands import (
     ORDER_KINDS,
     AssignOrders,
     CardPlay,
+    ChooseCollateral,
     Deal,
     DeclareFire,
     EndTurn,
@@ -33,7 +35,11 @@ from domain.rulesets.iron_oak.commands import (
     RevealOrder,
     Status,
 )
-from domain.rulesets.iron_oak.criticals import check_repair_party, repair_target
+from domain.rulesets.iron_oak.criticals import (
+    check_repair_party,
+    preferred_collateral,
+    repair_target,
+)
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
@@ -63,6 +69,10 @@ def bot_command(state: IronOakState, side: str | None) -> Any:
     acting = to_act(state)
     if not acting or (side not in acting and None not in acting):
         return None
+    if state.awaiting is not None:  # IO-6.3.4: the least damaged location
+        awaiting = state.awaiting
+        location = preferred_collateral(state, awaiting.unit, awaiting.candidates)
+        return ChooseCollateral(location=location)
     phase = state.phase
     if phase == "setup":
         return _deal(state)
@@ -100,6 +110,9 @@ def legal_commands(state: IronOakState, side: str | None) -> list[Any]:
         out.append(type(command)())
     if isinstance(command, ExchangeCard) and command.discard is not None:
         out.append(ExchangeCard())
+    if isinstance(command, ChooseCollateral) and state.awaiting is not None:
+        others = [c for c in state.awaiting.candidates if c != command.location]
+        out += [ChooseCollateral(location=c) for c in others]
     return out
 
 

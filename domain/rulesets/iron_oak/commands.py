@@ -3,7 +3,8 @@
 One command per decision a player makes in the sequence of play (IO-3): the deal, each side's
 Status choices, the sealed order cards, each ship's revealed order with the mover's movement
 cards, the opponent's movement-card window, the fire declaration with gunnery cards, the
-opponent's one-Misfire window, the card exchange, and the Victory Phase (a system step).
+opponent's one-Misfire window, the target's choice of a Collateral location (IO-6.3.4) when
+a resolution stops for it, the card exchange, and the Victory Phase (a system step).
 """
 
 from __future__ import annotations
@@ -128,6 +129,15 @@ class RespondFire(_Command):
     misfire: CardPlay | None = None
 
 
+class ChooseCollateral(_Command):
+    """IO-6.3.4 「目標側の選択」: the target's side names the location that takes a Collateral
+    critical's extra −1 shield damage, when the resolution stopped for it (one of the
+    candidates ``CollateralAwaited`` lists)."""
+
+    type: Literal["choose_collateral"] = "choose_collateral"
+    location: str
+
+
 class ExchangeCard(_Command):
     """IO-3.4: discard one card (``None``: no exchange) and draw one; ``draw`` names the card
     drawn when the cards are physical."""
@@ -151,6 +161,7 @@ IronOakCommand = Annotated[
     | RespondMovement
     | DeclareFire
     | RespondFire
+    | ChooseCollateral
     | ExchangeCard
     | EndTurn,
     Field(discriminator="type"),

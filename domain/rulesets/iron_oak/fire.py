@@ -20,6 +20,7 @@ from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.commands import DeclareFire, RespondFire
+from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
@@ -33,6 +34,7 @@ from domain.rulesets.iron_oak.turn_events import (
     FireDeclared,
     GunfireMarkers,
     ShipCaptured,
+    paused,
 )
 
 
@@ -103,7 +105,12 @@ def decide_declare(state: IronOakState, side: Side, command: DeclareFire) -> lis
 
 
 def decide_respond(
-    state: IronOakState, side: Side, command: RespondFire, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    side: Side,
+    command: RespondFire,
+    dice: DiceSource,
+    fold: Fold,
+    choices: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     if state.phase != "gunnery" or not state.fire_declared:
         raise IllegalCommand("no declared fire is waiting for the Misfire window", rule="IO-3.3.2")
@@ -135,13 +142,18 @@ def decide_respond(
             played(side, card, target.firer, "opponent", section=target.section),
             FireCancelled(firer=target.firer, section=target.section),
         ]
-    return events + resolve_all(fold_all(state, events, fold), dice, fold, cancelled)
+    return events + resolve_all(fold_all(state, events, fold), dice, fold, cancelled, choices)
 
 
 def resolve_all(
-    state: IronOakState, dice: DiceSource, fold: Fold, cancelled: tuple[str, int] | None
+    state: IronOakState,
+    dice: DiceSource,
+    fold: Fold,
+    cancelled: tuple[str, int] | None,
+    choices: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
-    """IO-3.3.2 E: every declared fire that still can, in declaration order."""
+    """IO-3.3.2 E: every declared fire that still can, in declaration order. A Collateral
+    choice (IO-6.3.4, ``choices``) not made yet stops the events at its ``CollateralAwaited``."""
     events: list[DomainEvent] = []
     scratch = state
     fired: list[str] = []
@@ -158,7 +170,9 @@ def resolve_all(
         new = gunnery.resolve_fire(
             scratch, fire.firer, fire.section, fire.target, dice, opts, plunging=fire.plunging
         )
-        new = follow_criticals(scratch, new, dice, fold)
+        new = follow_criticals(scratch, new, dice, fold, choices)
+        if paused(new):
+            return events + new
         scratch = fold_all(scratch, new, fold)
         events += new
         fired.append(fire.firer)

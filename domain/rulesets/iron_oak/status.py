@@ -17,7 +17,7 @@ from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals, gunnery
 from domain.rulesets.iron_oak.commands import Status
-from domain.rulesets.iron_oak.criticals import CriticalOptions
+from domain.rulesets.iron_oak.criticals import CollateralChoices, CriticalOptions
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
@@ -28,7 +28,12 @@ from domain.rulesets.iron_oak.state import (
     ShipState,
     StatusChoice,
 )
-from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked, StatusChosen
+from domain.rulesets.iron_oak.turn_events import (
+    RepairParty,
+    StatusChecked,
+    StatusChosen,
+    paused,
+)
 
 
 def critical_options(state: IronOakState) -> CriticalOptions:
@@ -64,7 +69,12 @@ def _check_choices(state: IronOakState, side: Side, choice: StatusChoice) -> Non
 
 
 def decide_status(
-    state: IronOakState, side: Side, command: Status, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    side: Side,
+    command: Status,
+    dice: DiceSource,
+    fold: Fold,
+    collateral: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     """A side's Status Phase. In alternating play (IO-9.3.1) the first player's choices wait
     for the second player's, then both sides' steps run together, level-5 fires first."""
@@ -82,14 +92,21 @@ def decide_status(
                     place=list(choice.place),
                 )
             ]
-        return run_status(state, {**state.status_choices, side: choice}, dice, fold)
-    return run_status(state, {side: choice}, dice, fold)
+        both = {**state.status_choices, side: choice}
+        return run_status(state, both, dice, fold, collateral)
+    return run_status(state, {side: choice}, dice, fold, collateral)
 
 
 def run_status(
-    state: IronOakState, choices: dict[Side, StatusChoice], dice: DiceSource, fold: Fold
+    state: IronOakState,
+    choices: dict[Side, StatusChoice],
+    dice: DiceSource,
+    fold: Fold,
+    collateral: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
-    """The Status Phase steps (IO-3.0 a-d) for the sides in ``choices`` together."""
+    """The Status Phase steps (IO-3.0 a-d) for the sides in ``choices`` together. A Collateral
+    choice (IO-6.3.4, ``collateral``) not made yet stops the events at its
+    ``CollateralAwaited``."""
     events: list[DomainEvent] = []
     scratch = state
 
@@ -128,8 +145,10 @@ def run_status(
                 # effect at once (IO-6.3), as after gunnery; 1.0 left them unapplied
                 from domain.rulesets.iron_oak.orders import follow_criticals  # orders imports us
 
-                new = follow_criticals(scratch, new, dice, fold)
+                new = follow_criticals(scratch, new, dice, fold, collateral)
             emit(new)
+            if paused(new):
+                return events
     # c) smoke removal
     smoke = scratch.data.tables.smoke
     smoking: list[ShipState | FortSectionState] = [
