@@ -107,9 +107,9 @@ def test_io_6_0_each_section_may_pick_its_own_target() -> None:
     ]
 
 
-def test_io_6_0_a_fort_section_fires_its_guns_at_one_target_in_every_reading() -> None:
+def test_io_6_0_a_fort_section_fires_all_its_guns_at_one_target() -> None:
     """IO-6.0 「要塞の各セクション」: a fort section picks one target; its guns may all fire at it
-    (even with ``each_section``, which frees only a ship's gun sections)."""
+    (with ``one_target``, and with ``each_section``, which frees only a ship's gun sections)."""
     at: dict[str, Any] = {"hartford": (2, 2), "tecumseh": (2, 3)}
     south = "fort_gaines.south_face"  # guns: barbette d10, field d6; both at Long range
     for who in ("one_target", "each_section"):
