@@ -693,6 +693,26 @@ SAMPLES: list[tuple[DomainEvent, str]] = [
         te.GunfireMarkers(units=["virginia", "monitor"], placed=True),
         "Gunfire markers placed on virginia, monitor",
     ),
+    (
+        te.ResolutionCheckpoint(command={"type": "respond_fire"}, side="CSA"),
+        "CSA's respond_fire stops for a decision (IO-6.3.4)",
+    ),
+    (
+        te.CollateralAwaited(
+            unit="virginia",
+            side="CSA",
+            critical="collateral",
+            hit="A",
+            candidates=["B", "S"],
+            shields={"B": -1, "S": 0},
+        ),
+        "Collateral on virginia after the hit on A: CSA chooses B (shield -1) or S (shield 0) "
+        "[IO-6.3.4]",
+    ),
+    (
+        te.CollateralChosen(unit="virginia", side="CSA", location="S"),
+        "CSA puts virginia's Collateral damage on S",
+    ),
 ]
 
 

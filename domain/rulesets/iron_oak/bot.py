@@ -4,9 +4,11 @@ Policy: deal; in the Status Phase put repair parties on ships with repairable cr
 each ship the order its situation calls for (refloat, unfoul, weigh, drift when it must; ram or
 cross the T of an enemy in its box; otherwise close on the nearest enemy, or head for the exit
 when the scenario pays for leaving, avoiding shallows and mines where it can); play movement
-cards that help its own moves and hinder the enemy's; fire every unit's strongest gun at the
-target in range with the weakest defence, with a Strike! on a heavily damaged target; answer
-enemy fire with a Misfire on the first declared fire; exchange a card it cannot use.
+cards that help its own moves and hinder the enemy's; fire each unit's guns at the target most
+of them bear on (IO-6.0, as option ``who_fires`` allows), with a gunnery card on the first
+shot and a Strike! on a heavily damaged target; answer enemy fire with a Misfire on the first
+declared fire; put Collateral damage on its ship's least damaged location (IO-6.3.4); exchange
+a card it cannot use.
 
 Order cards are sealed with salts derived from the game's seed (``orders.bot_salt``), so the
 bot finds its own cards again at reveal time by opening the seal with each order kind.
@@ -22,6 +24,7 @@ from domain.rulesets.iron_oak.commands import (
     ORDER_KINDS,
     AssignOrders,
     CardPlay,
+    ChooseCollateral,
     Deal,
     DeclareFire,
     EndTurn,
@@ -32,7 +35,11 @@ from domain.rulesets.iron_oak.commands import (
     RevealOrder,
     Status,
 )
-from domain.rulesets.iron_oak.criticals import check_repair_party, repair_target
+from domain.rulesets.iron_oak.criticals import (
+    check_repair_party,
+    preferred_collateral,
+    repair_target,
+)
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
@@ -62,6 +69,10 @@ def bot_command(state: IronOakState, side: str | None) -> Any:
     acting = to_act(state)
     if not acting or (side not in acting and None not in acting):
         return None
+    if state.awaiting is not None:  # IO-6.3.4: the least damaged location
+        awaiting = state.awaiting
+        location = preferred_collateral(state, awaiting.unit, awaiting.candidates)
+        return ChooseCollateral(location=location)
     phase = state.phase
     if phase == "setup":
         return _deal(state)
@@ -99,6 +110,9 @@ def legal_commands(state: IronOakState, side: str | None) -> list[Any]:
         out.append(type(command)())
     if isinstance(command, ExchangeCard) and command.discard is not None:
         out.append(ExchangeCard())
+    if isinstance(command, ChooseCollateral) and state.awaiting is not None:
+        others = [c for c in state.awaiting.candidates if c != command.location]
+        out += [ChooseCollateral(location=c) for c in others]
     return out
 
 
@@ -389,22 +403,7 @@ def _targets(state: IronOakState, side: Side) -> list[str]:
 def _declare(state: IronOakState, side: Side) -> DeclareFire:
     fires: list[Fire] = []
     for unit, sections in _firers(state, side):
-        best: tuple[tuple[int, int, str], Fire] | None = None
-        for section in range(sections):
-            for target in _targets(state, side):
-                try:
-                    rng = gunnery.check_fire(state, unit, section, target)
-                except WakeError:
-                    continue
-                plunging = unit in state.sections and rng == "long"
-                score = (-_gun_strength(state, unit, section), _range_rank(rng), target)
-                if best is None or score < best[0]:
-                    best = (
-                        score,
-                        Fire(firer=unit, section=section, target=target, plunging=plunging),
-                    )
-        if best is not None:
-            fires.append(best[1])
+        fires += _unit_fires(state, side, unit, sections)
     cards: list[CardPlay] = []
     if fires:
         for card_id in _held(state, side):
@@ -424,6 +423,45 @@ def _declare(state: IronOakState, side: Side) -> DeclareFire:
                         CardPlay(card=card_id, firer=weak[0].firer, section=weak[0].section)
                     )
     return DeclareFire(fires=fires, cards=cards)
+
+
+def _unit_fires(state: IronOakState, side: Side, unit: str, sections: int) -> list[Fire]:
+    """What one ship or fort section fires (IO-6.0, option ``who_fires``).
+
+    ``one_target``: the target that the most gun strength bears on (then the nearest, then by
+    id), with every section that bears on it. ``one_section``: the strongest section at the
+    nearest target. ``each_section``: every section at its nearest target (a fort section's
+    guns at one target, as ``one_target``)."""
+    bearing: list[tuple[int, str, Fire]] = []  # (range rank, target, fire)
+    for section in range(sections):
+        for target in _targets(state, side):
+            try:
+                rng = gunnery.check_fire(state, unit, section, target)
+            except WakeError:
+                continue
+            plunging = unit in state.sections and rng == "long"
+            fire = Fire(firer=unit, section=section, target=target, plunging=plunging)
+            bearing.append((_range_rank(rng), target, fire))
+    if not bearing:
+        return []
+    mode = state.options.who_fires
+    if mode == "one_section":
+        best = min(bearing, key=lambda b: (-_gun_strength(state, unit, b[2].section), b[0], b[1]))
+        return [best[2]]
+    if mode == "each_section" and unit in state.ships:
+        nearest: dict[int, tuple[int, str, Fire]] = {}
+        for b in bearing:
+            held = nearest.get(b[2].section)
+            if held is None or b[:2] < held[:2]:
+                nearest[b[2].section] = b
+        return [nearest[s][2] for s in sorted(nearest)]
+    strength: dict[str, int] = {}
+    rank: dict[str, int] = {}
+    for r, target, fire in bearing:
+        strength[target] = strength.get(target, 0) + _gun_strength(state, unit, fire.section)
+        rank[target] = r
+    chosen = min(strength, key=lambda t: (-strength[t], rank[t], t))
+    return [fire for _, target, fire in bearing if target == chosen]
 
 
 def _gun_strength(state: IronOakState, unit: str, section: int) -> int:

@@ -3,7 +3,8 @@
 One command per decision a player makes in the sequence of play (IO-3): the deal, each side's
 Status choices, the sealed order cards, each ship's revealed order with the mover's movement
 cards, the opponent's movement-card window, the fire declaration with gunnery cards, the
-opponent's one-Misfire window, the card exchange, and the Victory Phase (a system step); and
+opponent's one-Misfire window, the target's choice of a Collateral location (IO-6.3.4) when
+a resolution stops for it, the card exchange, and the Victory Phase (a system step); and
 ``pass`` for "nothing this step" wherever the rules allow doing nothing.
 """
 
@@ -112,8 +113,9 @@ class Fire(_Command):
 
 
 class DeclareFire(_Command):
-    """IO-3.3.2 B/C: every fire of the side this segment (each unit at most once) and the
-    firer's gunnery cards."""
+    """IO-3.3.2 B/C: every fire of the side this segment (each gun section at most once; one
+    target per ship or fort section, IO-6.0 and option ``who_fires``) and the firer's gunnery
+    cards."""
 
     type: Literal["declare_fire"] = "declare_fire"
     fires: list[Fire] = Field(default_factory=list)
@@ -126,6 +128,15 @@ class RespondFire(_Command):
 
     type: Literal["respond_fire"] = "respond_fire"
     misfire: CardPlay | None = None
+
+
+class ChooseCollateral(_Command):
+    """IO-6.3.4 「目標側の選択」: the target's side names the location that takes a Collateral
+    critical's extra −1 shield damage, when the resolution stopped for it (one of the
+    candidates ``CollateralAwaited`` lists)."""
+
+    type: Literal["choose_collateral"] = "choose_collateral"
+    location: str
 
 
 class ExchangeCard(_Command):
@@ -161,6 +172,7 @@ IronOakCommand = Annotated[
     | RespondMovement
     | DeclareFire
     | RespondFire
+    | ChooseCollateral
     | ExchangeCard
     | EndTurn
     | Pass,

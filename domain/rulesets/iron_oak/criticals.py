@@ -25,10 +25,11 @@ unit's (effective) side, as the movement module does for mine damage; the repair
 owner's, against the opponent's d10.
 
 Readings of the seed ([AMBIG] in the digest) are switches in :class:`CriticalOptions`. Other
-choices, documented where they are made: which collateral location "the target" chooses
-(:func:`collateral_location`), the crew-loss bands use the card's full crew factor, a critical's
-fire only ever raises the fire level, Boiler crew loss is not capped (only Crew, Explosion and
-Magazine are "as for Crew"), a 2nd Rudder has no printed effect (the count only grows), the
+choices, documented where they are made: the computer's choice of Collateral location for
+"the target" (:func:`preferred_collateral`; a player chooses with ``collateral_to``), the
+crew-loss bands use the card's full crew factor, a critical's fire only ever raises the fire
+level, Boiler crew loss is not capped (only Crew, Explosion and Magazine are "as for Crew"),
+a 2nd Rudder has no printed effect (the count only grows), the
 Steering direction is stored as the marker ``level`` (:data:`STEERING_VERTICAL` /
 :data:`STEERING_HORIZONTAL`), Armament markers are per unit (:func:`armament_penalty`), a
 starting critical with a marker value takes its first value (:func:`first_marker_level`), the
@@ -302,22 +303,60 @@ def _join(*notes: str) -> str:
     return "; ".join(n for n in notes if n)
 
 
-def collateral_location(state: IronOakState, ship_id: str, location: str) -> Location:
-    """The neighbouring location that takes Collateral damage after a hit on ``location``
-    (IO-6.3.4): B/S → A, TF/TR → TS, A → B or S, TS → TF or TR, WL/D → any other location.
-
-    Where the seed gives the target the choice, the default is the candidate with the least
-    shield damage (the highest shield value), ties to the first listed (B, TF; for WL/D the
-    card's order). Candidates missing from the ship's card are skipped; when none is left, any
-    other location on the card is a candidate.
-    """
-    card = state.card(ship_id)
-    ship = state.ships[ship_id]
-    codes = [loc.code for loc in card.locations]
+def collateral_candidates(state: IronOakState, ship_id: str, location: str) -> list[Location]:
+    """The neighbouring locations that may take Collateral damage after a hit on ``location``
+    (IO-6.3.4): B/S → A, TF/TR → TS, A → B or S, TS → TF or TR, WL/D → any other location;
+    several: the target's side chooses (「目標側の選択」). Candidates missing from the ship's
+    card are skipped; when none is left, any other location on the card is a candidate."""
+    codes = [loc.code for loc in state.card(ship_id).locations]
     candidates: list[Location] = [c for c in COLLATERAL_NEIGHBOURS.get(location, ()) if c in codes]
-    if not candidates:
-        candidates = [c for c in codes if c != location]
-    return max(candidates, key=lambda c: (ship.shield(c), -candidates.index(c)))
+    return candidates or [c for c in codes if c != location]
+
+
+def preferred_collateral(state: IronOakState, ship_id: str, candidates: Sequence[str]) -> str:
+    """The computer's choice among Collateral ``candidates`` (IO-6.3.4): the one with the least
+    shield damage (the highest shield value), ties to the first listed (B, TF; for WL/D the
+    card's order). Wake 1.0 made this choice for every side; from 1.1 the bot makes it."""
+    ship = state.ships[ship_id]
+    return max(candidates, key=lambda c: (ship.shield(cast(Location, c)), -candidates.index(c)))
+
+
+def collateral_location(state: IronOakState, ship_id: str, location: str) -> Location:
+    """The location that takes Collateral damage after a hit on ``location`` when the computer
+    chooses (:func:`collateral_candidates`, :func:`preferred_collateral`)."""
+    candidates = collateral_candidates(state, ship_id, location)
+    return cast(Location, preferred_collateral(state, ship_id, candidates))
+
+
+def becomes_collateral(state: IronOakState, unit_id: str, name: str) -> bool:
+    """Critical ``name`` on ship ``unit_id`` takes effect as Collateral (IO-6.3.4): Collateral
+    itself, a Jam on a non-monitor (IO-6.3.10), a Smokestack on a monitor (IO-6.3.16), a Spar
+    Torpedo on a ship without one (IO-6.3.14). Never on a fort section (one location)."""
+    if unit_id not in state.ships:
+        return False
+    monitor = state.is_monitor(unit_id)
+    return (
+        name == "collateral"
+        or (name == "jam" and not monitor)
+        or (name == "smokestack" and monitor)
+        or (name == "spar_torpedo" and state.card(unit_id).spar is None)
+    )
+
+
+class CollateralChoices:
+    """The target sides' Collateral choices (IO-6.3.4) made so far in one order's resolution,
+    handed out in the order the choices come up. :meth:`take` gives None when the next choice
+    has not been made: the resolution stops there for it."""
+
+    def __init__(self, made: Sequence[str] = ()) -> None:
+        self._made = list(made)
+        self._used = 0
+
+    def take(self) -> str | None:
+        if self._used >= len(self._made):
+            return None
+        self._used += 1
+        return self._made[self._used - 1]
 
 
 def _shield_step(
@@ -342,7 +381,11 @@ def _shield_step(
 
 
 def _collateral(
-    state: IronOakState, ship: ShipState, location: str | None, note: str
+    state: IronOakState,
+    ship: ShipState,
+    location: str | None,
+    note: str,
+    chosen: str | None = None,
 ) -> CriticalApplied:
     if location is None:
         raise InvalidCommand(
@@ -352,8 +395,17 @@ def _collateral(
     card = state.card(ship.id)
     if card.location(cast(Location, location)) is None:
         raise InvalidCommand(f"{ship.id}'s card has no location {location}", rule="IO-6.3.4")
-    target = collateral_location(state, ship.id, location)
-    return _shield_step(state, ship, target, note, f"{location} → {target}")
+    if chosen is None:
+        target = collateral_location(state, ship.id, location)
+        return _shield_step(state, ship, target, note, f"{location} → {target}")
+    candidates = collateral_candidates(state, ship.id, location)
+    if chosen not in candidates:
+        raise InvalidCommand(
+            f"Collateral after a hit on {location} goes to {' or '.join(candidates)}, not {chosen}",
+            rule="IO-6.3.4",
+        )
+    text = f"{location} → {chosen} (the target's choice)"
+    return _shield_step(state, ship, chosen, note, text)
 
 
 def _ordinal(n: int) -> str:
@@ -395,21 +447,25 @@ def apply_critical(
     options: CriticalOptions = DEFAULT_OPTIONS,
     *,
     location: str | None = None,
+    collateral_to: str | None = None,
 ) -> list[DomainEvent]:
     """Resolve critical ``name`` on ship or fort section ``unit_id`` (IO-6.3.1 – IO-6.3.17)
     with its repeat effects.
 
     ``location`` is the location that was hit; Collateral (and the criticals that become
-    Collateral) needs it on a ship. Dice order: the critical's rolls in the order the seed lists
-    the effects — hits, then crew loss, then fire (none after the hits if they sink the ship);
-    Fire: the d10; Steering (1st): the d6. Then, for a 1st Boiler, an Explosion or a Magazine on
-    a ship, the attacks of :func:`attack_targets`, each resolved by
+    Collateral, :func:`becomes_collateral`) needs it on a ship. ``collateral_to`` is the
+    target side's choice of location for it (one of :func:`collateral_candidates`); None: the
+    computer's (:func:`preferred_collateral`). Dice order: the critical's rolls in the order
+    the seed lists the effects — hits, then crew loss, then fire (none after the hits if they
+    sink the ship); Fire: the d10; Steering (1st): the d6. Then, for a 1st Boiler, an Explosion
+    or a Magazine on a ship, the attacks of :func:`attack_targets`, each resolved by
     :func:`gunnery.critical_attack` after the critical's own :class:`CriticalApplied` (d8, the
     pool, the defence dice, and 2d6 for a critical band). Fort sections: see
     :func:`_fort_critical`.
 
     Raises:
-        InvalidCommand: an unknown unit, critical or location; Collateral without a location.
+        InvalidCommand: an unknown unit, critical or location; Collateral without a location,
+            or a ``collateral_to`` that is not a candidate.
         IllegalCommand: the ship is not afloat or the fort section destroyed (IO-6.3).
     """
     u = unit(state, unit_id)
@@ -417,7 +473,7 @@ def apply_critical(
         raise InvalidCommand(f"unknown critical {name!r}", rule="IO-6.3")
     if isinstance(u, FortSectionState):
         return _fort_critical(state, u, name, dice, options)
-    events = _ship_critical(state, u, name, dice, options, location)
+    events = _ship_critical(state, u, name, dice, options, location, collateral_to)
     if name not in ATTACKS or not any(
         isinstance(e, CriticalApplied) and e.name == name and e.count == 1 for e in events
     ):
@@ -442,8 +498,10 @@ def _ship_critical(
     dice: DiceSource,
     options: CriticalOptions,
     location: str | None,
+    chosen: str | None = None,
 ) -> list[DomainEvent]:
-    """A critical on a ship: its own rolls and :class:`CriticalApplied` (no attacks)."""
+    """A critical on a ship: its own rolls and :class:`CriticalApplied` (no attacks);
+    ``chosen``: the target side's Collateral location."""
     unit_id = ship.id
     if not ship.afloat:
         raise IllegalCommand(f"{unit_id} is not afloat", rule="IO-6.3")
@@ -489,18 +547,19 @@ def _ship_critical(
 
     if name == "jam":  # IO-6.3.10
         if not state.is_monitor(unit_id):
-            return [_collateral(state, ship, location, "Jam on a non-monitor (IO-6.3.10)")]
+            return [_collateral(state, ship, location, "Jam on a non-monitor (IO-6.3.10)", chosen)]
         return repeat_hits() if nth > 1 else [_marker_event(ship, name)]
 
     if name == "smokestack":  # IO-6.3.16
         if state.is_monitor(unit_id):
-            return [_collateral(state, ship, location, "Smokestack on a monitor (IO-6.3.16)")]
+            note = "Smokestack on a monitor (IO-6.3.16)"
+            return [_collateral(state, ship, location, note, chosen)]
         return repeat_hits() if nth > 1 else [_marker_event(ship, name, note="destroyed")]
 
     if name == "spar_torpedo":  # IO-6.3.14
         if card.spar is None:
             note = "Spar Torpedo on a ship without one (IO-6.3.14)"
-            return [_collateral(state, ship, location, note)]
+            return [_collateral(state, ship, location, note, chosen)]
         return repeat_hits() if nth > 1 else [_marker_event(ship, name, note="destroyed")]
 
     if name == "steering":  # IO-6.3.17
@@ -522,7 +581,7 @@ def _ship_critical(
         return [roll, _marker_event(ship, name, level=int(roll.value), note=roll.outcome)]
 
     if name == "collateral":  # IO-6.3.4
-        return [_collateral(state, ship, location, "")]
+        return [_collateral(state, ship, location, "", chosen)]
 
     if name == "crew":  # IO-6.3.5
         return _crew(state, ship, dice, options)

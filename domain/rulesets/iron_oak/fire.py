@@ -1,11 +1,16 @@
 """The Iron & Oak gunnery segment (IO-3.3.2, IO-6.0): declare, cards, one Misfire, resolve.
 
 A) the side's own Gunfire markers come off (night, done when the step begins); B) the side
-declares which gun section of which ship or fort section fires at which target, each unit at
-most once (IO-6.0); C) the firer plays gunnery cards on declared fires; D) the opponent may play
+declares which gun sections of which ships and fort sections fire at which target (IO-6.0,
+option ``who_fires``: by default each unit fires at one target with any of its gun sections,
+each section once); C) the firer plays gunnery cards on declared fires; D) the opponent may play
 one Misfire card, stopping one declared fire; E) fire resolves in declaration order (a unit
 sunk or a target gone by then does not fire; criticals resolve at once, IO-6.3). At night every
 unit that fired gets a Gunfire marker (IO-6.2.4).
+
+A *declared fire* is one gun section's shot at its target (IO-6.2 rolls one section's dice,
+「艦の砲セクションのダイス」): gunnery cards, Strike! and the Misfire act on one such shot, named
+by ``firer`` and ``section`` (no section: the firer's first declared shot).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.commands import DeclareFire, RespondFire
+from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
@@ -28,6 +34,7 @@ from domain.rulesets.iron_oak.turn_events import (
     FireDeclared,
     GunfireMarkers,
     ShipCaptured,
+    paused,
 )
 
 
@@ -49,16 +56,29 @@ def decide_declare(state: IronOakState, side: Side, command: DeclareFire) -> lis
         raise IllegalCommand(
             "fire is declared at the start of the gunnery segment", rule="IO-3.3.2"
         )
-    seen: set[str] = set()
+    who_fires = state.options.who_fires
+    sections: set[tuple[str, int]] = set()
+    targets: dict[str, str] = {}  # each unit's first target
     for fire in command.fires:
         owner = _unit_side(state, fire.firer)
         if owner is None:
             raise InvalidCommand(f"no ship or fort section {fire.firer!r}")
         if owner != side:
             raise IllegalCommand(f"{fire.firer} is not a {side} unit", rule="IO-6.0")
-        if fire.firer in seen:
-            raise IllegalCommand(f"{fire.firer} may fire at one target only", rule="IO-6.0")
-        seen.add(fire.firer)
+        if (fire.firer, fire.section) in sections:
+            raise IllegalCommand(
+                f"{fire.firer}'s gun section {fire.section} is declared twice", rule="IO-6.0"
+            )
+        if who_fires == "one_section" and fire.firer in targets:
+            raise IllegalCommand(f"{fire.firer} may fire one gun section only", rule="IO-6.0")
+        one_target = who_fires == "one_target" or fire.firer in state.sections
+        first = targets.setdefault(fire.firer, fire.target)
+        if one_target and first != fire.target:
+            raise IllegalCommand(
+                f"{fire.firer} may fire at one target only: {first}, not also {fire.target}",
+                rule="IO-6.0",
+            )
+        sections.add((fire.firer, fire.section))
         gunnery.check_fire(state, fire.firer, fire.section, fire.target, plunging=fire.plunging)
     held = hand(state, side)
     events: list[DomainEvent] = [
@@ -85,7 +105,12 @@ def decide_declare(state: IronOakState, side: Side, command: DeclareFire) -> lis
 
 
 def decide_respond(
-    state: IronOakState, side: Side, command: RespondFire, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    side: Side,
+    command: RespondFire,
+    dice: DiceSource,
+    fold: Fold,
+    choices: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     if state.phase != "gunnery" or not state.fire_declared:
         raise IllegalCommand("no declared fire is waiting for the Misfire window", rule="IO-3.3.2")
@@ -117,13 +142,18 @@ def decide_respond(
             played(side, card, target.firer, "opponent", section=target.section),
             FireCancelled(firer=target.firer, section=target.section),
         ]
-    return events + resolve_all(fold_all(state, events, fold), dice, fold, cancelled)
+    return events + resolve_all(fold_all(state, events, fold), dice, fold, cancelled, choices)
 
 
 def resolve_all(
-    state: IronOakState, dice: DiceSource, fold: Fold, cancelled: tuple[str, int] | None
+    state: IronOakState,
+    dice: DiceSource,
+    fold: Fold,
+    cancelled: tuple[str, int] | None,
+    choices: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
-    """IO-3.3.2 E: every declared fire that still can, in declaration order."""
+    """IO-3.3.2 E: every declared fire that still can, in declaration order. A Collateral
+    choice (IO-6.3.4, ``choices``) not made yet stops the events at its ``CollateralAwaited``."""
     events: list[DomainEvent] = []
     scratch = state
     fired: list[str] = []
@@ -140,7 +170,9 @@ def resolve_all(
         new = gunnery.resolve_fire(
             scratch, fire.firer, fire.section, fire.target, dice, opts, plunging=fire.plunging
         )
-        new = follow_criticals(scratch, new, dice, fold)
+        new = follow_criticals(scratch, new, dice, fold, choices)
+        if paused(new):
+            return events + new
         scratch = fold_all(scratch, new, fold)
         events += new
         fired.append(fire.firer)

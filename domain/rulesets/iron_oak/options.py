@@ -46,6 +46,12 @@ class IronOakOptions(BaseModel):
       band's condition rows: ``otherwise`` (the seed's literal reading) — it applies only when
       none of the rows does; ``always`` (1.0) — its shield step applies in every case and the
       hits come from the rows alone.
+    * ``who_fires`` (IO-6.0 「手番側の艦艇と要塞の各セクションが、それぞれ1つの目標を射撃できる」):
+      ``one_target`` — each ship and each fort section picks one target, and every one of its
+      gun sections may fire at it (the seed's words limit targets, not guns); ``one_section`` —
+      one gun section per ship or fort section (Wake 1.0); ``each_section`` — every gun section
+      of a ship picks its own target (「艦艇と要塞の各セクション」 read as "each section of the
+      ships and forts"; a fort section still fires at one target).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -64,6 +70,7 @@ class IronOakOptions(BaseModel):
     engine_damaged_response: bool = True
     smokestack_response: bool = True
     shield_line: ShieldLine = "otherwise"
+    who_fires: Literal["one_target", "one_section", "each_section"] = "one_target"
 
 
 #: The version of these rules that new games are recorded with, and the older ones still played.
@@ -78,6 +85,7 @@ LEGACY_READINGS: dict[str, dict[str, object]] = {
         "shield_line": "always",
         "bow_on_limit": "target",
         "gunfire_marker": "reveals_target",
+        "who_fires": "one_section",
     },
 }
 

@@ -26,7 +26,7 @@ from domain.rulesets.iron_oak.commands import (
     RespondMovement,
     RevealOrder,
 )
-from domain.rulesets.iron_oak.data import Edge, Side
+from domain.rulesets.iron_oak.data import Edge, Location, Side
 from domain.rulesets.iron_oak.events import (
     CriticalRolled,
     GunneryResolved,
@@ -39,6 +39,7 @@ from domain.rulesets.iron_oak.sequence import controller, next_numbered, other, 
 from domain.rulesets.iron_oak.state import Cell, Fold, IronOakState, PendingMove, fold_all
 from domain.rulesets.iron_oak.status import critical_options
 from domain.rulesets.iron_oak.turn_events import (
+    CollateralAwaited,
     DriftCheck,
     EscapeAttempted,
     MapEdgeCrossed,
@@ -48,6 +49,7 @@ from domain.rulesets.iron_oak.turn_events import (
     OrdersAssigned,
     ShieldRepaired,
     ShipAnchored,
+    paused,
 )
 from domain.sealed import Commitment, verify_reveal
 
@@ -452,7 +454,12 @@ def pending_from(event: OrderRevealed) -> PendingMove:
 
 
 def decide_respond(
-    state: IronOakState, side: Side, command: RespondMovement, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    side: Side,
+    command: RespondMovement,
+    dice: DiceSource,
+    fold: Fold,
+    choices: criticals.CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     pending = state.pending_move
     if state.phase != "movement" or pending is None:
@@ -460,14 +467,21 @@ def decide_respond(
     if side != other(controller(state, pending.ship)):
         raise NotYourTurn("the opponent of the moving ship plays here", rule="IO-3.3.1")
     events = _card_plays(state, side, pending.ship, command.cards, own=False)
-    events += carry_out(fold_all(state, events, fold), pending, dice, fold)
+    events += carry_out(fold_all(state, events, fold), pending, dice, fold, choices)
+    if paused(events):  # a Collateral choice first (IO-6.3.4)
+        return events
     return [*events, OrderCompleted(ship=pending.ship)]
 
 
 def carry_out(
-    state: IronOakState, order: PendingMove, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    order: PendingMove,
+    dice: DiceSource,
+    fold: Fold,
+    choices: criticals.CollateralChoices | None = None,
 ) -> list[DomainEvent]:
-    """IO-3.3.1 D: carry the revealed order out (the order was checked when revealed)."""
+    """IO-3.3.1 D: carry the revealed order out (the order was checked when revealed).
+    ``choices``: the Collateral choices for the criticals it causes (:func:`follow_criticals`)."""
     ship = order.ship
     dwf = state.options.drift_when_fouled_with
     events: list[DomainEvent] = []
@@ -500,7 +514,7 @@ def carry_out(
         return [*events, OpposingManeuver(ship=ship, target=order.target)]
     if kind == "refloat":
         new = maneuvers.refloat(scratch, ship, dice)
-        return events + follow_criticals(scratch, new, dice, fold)
+        return events + follow_criticals(scratch, new, dice, fold, choices)
     if kind == "unfoul":
         if scratch.rules_version >= (1, 1):  # IO-4.4: this turn's Order Phase was its first
             first = scratch.fouled_since.get(ship) == scratch.turn  # fouled with a movable ship
@@ -533,7 +547,7 @@ def carry_out(
             attacked_last_turn=_rammed_last_turn(scratch, ship),
             opposed_by=_opposed_by(scratch, ship),
         )
-        return events + follow_criticals(scratch, new, dice, fold)
+        return events + follow_criticals(scratch, new, dice, fold, choices)
     s = scratch.ships[ship]
     if s.cell is None:
         return events + _cross_edge(scratch, ship, order.path[0], True, dice)
@@ -646,13 +660,22 @@ def _cross_edge(
 
 
 def follow_criticals(
-    state: IronOakState, events: Sequence[DomainEvent], dice: DiceSource, fold: Fold
+    state: IronOakState,
+    events: Sequence[DomainEvent],
+    dice: DiceSource,
+    fold: Fold,
+    choices: criticals.CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     """Resolve the criticals a refloat, spar, ram or gunnery event names (IO-6.3), in order,
     including those of the ships a Boiler, Explosion or Magazine attacks in turn: each named
     critical goes through :func:`criticals.apply_critical` and its own events are followed the
     same way; a refloat's WL-column roll is 2d6 on the Critical Hit Table's WL column
-    (IO-4.3.1). A unit sunk or destroyed meanwhile takes no further critical."""
+    (IO-4.3.1). A unit sunk or destroyed meanwhile takes no further critical.
+
+    Collateral (IO-6.3.4) with more than one location to choose from takes the target side's
+    next choice from ``choices``; when that choice has not been made yet the events stop with
+    a :class:`CollateralAwaited` (the caller stops too, see ``turn_events.paused``). Without
+    ``choices`` (Wake 1.0) the computer chooses."""
     out: list[DomainEvent] = []
     scratch = state
     opts = critical_options(state)
@@ -680,8 +703,39 @@ def follow_criticals(
         for unit, name, location in named:
             if not _in_play(scratch, unit):
                 continue
-            queue[:0] = criticals.apply_critical(scratch, unit, name, dice, opts, location=location)
+            chosen: str | None = None
+            if choices is not None and location is not None:
+                candidates = _collateral_choice(scratch, unit, name, location)
+                if len(candidates) > 1:
+                    chosen = choices.take()
+                    if chosen is None:  # the target's side chooses: the resolution stops
+                        return [*out, _awaited(scratch, unit, name, location, candidates)]
+            queue[:0] = criticals.apply_critical(
+                scratch, unit, name, dice, opts, location=location, collateral_to=chosen
+            )
     return out
+
+
+def _collateral_choice(state: IronOakState, unit: str, name: str, location: str) -> list[str]:
+    """The locations the target's side chooses among if critical ``name`` on ``unit`` takes
+    effect as Collateral after a hit on ``location`` (IO-6.3.4), else none."""
+    if not criticals.becomes_collateral(state, unit, name):
+        return []
+    return list(criticals.collateral_candidates(state, unit, location))
+
+
+def _awaited(
+    state: IronOakState, unit: str, name: str, hit: str, candidates: Sequence[str]
+) -> CollateralAwaited:
+    ship = state.ships[unit]
+    return CollateralAwaited(
+        unit=unit,
+        side=controller(state, unit),
+        critical=name,
+        hit=hit,
+        candidates=list(candidates),
+        shields={c: ship.shield(cast(Location, c)) for c in candidates},
+    )
 
 
 def _in_play(state: IronOakState, unit: str) -> bool:

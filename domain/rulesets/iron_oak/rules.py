@@ -1,31 +1,38 @@
 """Iron & Oak ``decide`` and ``evolve``: one order through the sequence of play (IO-3).
 
 ``decide`` checks the order belongs to the current step and side, lets the phase's module
-resolve it, and appends the events that open the next step. ``evolve`` folds resolution events
-through the rule modules (movement, maneuvers, gunnery, criticals) and the turn events here.
+resolve it, and appends the events that open the next step. A resolution that comes to the
+target's Collateral choice (IO-6.3.4) stops there and goes on with ``choose_collateral`` (see
+"IO-6.3.4 choice" below). ``evolve`` folds resolution events through the rule modules
+(movement, maneuvers, gunnery, criticals) and the turn events here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-from domain.dice import DiceSource
+from pydantic import BaseModel, TypeAdapter
+
+from domain.dice import CustomDie, DiceSource, Die
 from domain.errors import IllegalCommand, NotYourTurn, WrongPhase
 from domain.events import DomainEvent, GameEnded
 from domain.rulesets.iron_oak import criticals, fire, gunnery, hands, maneuvers, orders, status
 from domain.rulesets.iron_oak.commands import (
     AssignOrders,
+    ChooseCollateral,
     Deal,
     DeclareFire,
     EndTurn,
     ExchangeCard,
+    IronOakCommand,
     Pass,
     RespondFire,
     RespondMovement,
     RevealOrder,
     Status,
 )
+from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Location, Side
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
@@ -41,9 +48,11 @@ from domain.rulesets.iron_oak.events import (
 from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import SIDES, advance, controller, movers_left, to_act
 from domain.rulesets.iron_oak.state import (
+    AwaitedCollateral,
     CardEffect,
     FireOrder,
     IronOakState,
+    Resumable,
     SealedOrder,
     ShipState,
     StatusChoice,
@@ -53,6 +62,8 @@ from domain.rulesets.iron_oak.turn_events import (
     CardExchanged,
     CardPlayed,
     CardsDealt,
+    CollateralAwaited,
+    CollateralChosen,
     EscapeAttempted,
     FireCancelled,
     FireDeclared,
@@ -63,13 +74,17 @@ from domain.rulesets.iron_oak.turn_events import (
     OrderRevealed,
     OrdersAssigned,
     RepairParty,
+    ResolutionCheckpoint,
     ShieldRepaired,
     ShipAnchored,
     ShipCaptured,
     StatusChecked,
     StatusChosen,
     StepBegan,
+    paused,
 )
+
+_COMMANDS: TypeAdapter[Any] = TypeAdapter(IronOakCommand)
 
 PHASE_OF = {
     Deal: ("setup", "IO-3.4"),
@@ -87,6 +102,8 @@ PHASE_OF = {
 def decide(
     state: IronOakState, side: str | None, command: object, dice: DiceSource
 ) -> list[DomainEvent]:
+    if state.awaiting is not None or isinstance(command, ChooseCollateral):
+        return _choose_collateral(state, side, command, dice)
     if isinstance(command, Pass):  # "nothing this step": the step's empty order, same events
         command = pass_long_form(state, side)
     phase, rule = PHASE_OF[type(command)]  # type: ignore[index]
@@ -102,14 +119,37 @@ def decide(
     acting: Side | None = side if side in SIDES else None
     if acting is None and None not in expected:
         acting = expected[0]
-    events = _decide(state, acting, command, dice)
-    if _step_done(state, events):
+    recorded = _Recorded(dice)
+    events = _resolve(state, acting, command, recorded, ())
+    if not paused(events):
+        return events
+    assert isinstance(command, BaseModel)
+    held = ResolutionCheckpoint(command=command.model_dump(mode="json"), side=acting)
+    return [held, *_hold(events, recorded, ())]
+
+
+def _resolve(
+    state: IronOakState,
+    side: Side | None,
+    command: object,
+    dice: DiceSource,
+    made: Sequence[str],
+) -> list[DomainEvent]:
+    """One order's events: its resolution and the steps it opens; or, when a Collateral choice
+    not among ``made`` comes up (IO-6.3.4, from 1.1), its events up to a CollateralAwaited."""
+    choices = CollateralChoices(made) if state.rules_version >= (1, 1) else None
+    events = _decide(state, side, command, dice, choices)
+    if not paused(events) and _step_done(state, events):
         events += advance(state, events, evolve)
     return events
 
 
 def _decide(
-    state: IronOakState, side: Side | None, command: object, dice: DiceSource
+    state: IronOakState,
+    side: Side | None,
+    command: object,
+    dice: DiceSource,
+    choices: CollateralChoices | None,
 ) -> list[DomainEvent]:
     if isinstance(command, Deal):
         return [hands.deal(state, side, command, dice)]
@@ -118,20 +158,111 @@ def _decide(
     if side is None:
         raise NotYourTurn("a side must give this order", rule="IO-3.0")
     if isinstance(command, Status):
-        return status.decide_status(state, side, command, dice, evolve)
+        return status.decide_status(state, side, command, dice, evolve, choices)
     if isinstance(command, AssignOrders):
         return orders.decide_orders(state, side, command)
     if isinstance(command, RevealOrder):
         return orders.decide_reveal(state, side, command)
     if isinstance(command, RespondMovement):
-        return orders.decide_respond(state, side, command, dice, evolve)
+        return orders.decide_respond(state, side, command, dice, evolve, choices)
     if isinstance(command, DeclareFire):
         return fire.decide_declare(state, side, command)
     if isinstance(command, RespondFire):
-        return fire.decide_respond(state, side, command, dice, evolve)
+        return fire.decide_respond(state, side, command, dice, evolve, choices)
     if isinstance(command, ExchangeCard):
         return list(hands.exchange(state, side, command))
     raise IllegalCommand(f"unknown order {command!r}")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- IO-6.3.4 choice
+#
+# A resolution that comes to a Collateral choice of the target's side stops there: the order's
+# events so far are recorded after a ResolutionCheckpoint (which keeps the state before the
+# order) and end with a CollateralAwaited (the dice drawn so far, the choices made). The
+# choose_collateral order runs the stopped order again from the kept state, with the same dice
+# faces and the choices made plus the new one, and records the events that follow the ones
+# already recorded (up to the next choice, or to the end). The run is deterministic, so the
+# recorded events come out again unchanged (checked), and every die is drawn exactly as a
+# re-run of the game draws it.
+
+
+class _Recorded:
+    """A dice source that first hands out ``replay`` (faces drawn for this resolution before it
+    stopped, from die ``start``), then draws from ``inner``; it keeps every face it gave."""
+
+    def __init__(
+        self, inner: DiceSource, replay: Sequence[int] = (), start: int | None = None
+    ) -> None:
+        self.inner = inner
+        self.replay = list(replay)
+        self.start = inner.position if start is None else start
+        self.faces: list[int] = []
+        self.position = self.start
+
+    def draw(self, die: Die | CustomDie) -> int:
+        if len(self.faces) < len(self.replay):
+            face = die.read_face(self.replay[len(self.faces)], self.position)
+            self.position += 1
+        else:
+            face = self.inner.draw(die)
+            self.position = self.inner.position
+        self.faces.append(face)
+        return face
+
+
+def _hold(events: Sequence[DomainEvent], dice: _Recorded, made: Sequence[str]) -> list[DomainEvent]:
+    """``events`` (ending with a CollateralAwaited) with that event completed with what the
+    resolution needs to go on."""
+    awaited = cast(CollateralAwaited, events[-1])
+    update = {
+        "faces": list(dice.faces),
+        "start": dice.start,
+        "next_die": dice.position,
+        "choices": list(made),
+        "emitted": len(events) - 1,
+    }
+    return [*events[:-1], awaited.model_copy(update=update)]
+
+
+def _choose_collateral(
+    state: IronOakState, side: str | None, command: object, dice: DiceSource
+) -> list[DomainEvent]:
+    """IO-6.3.4: the target's side chooses the Collateral location; the stopped order goes on.
+
+    Raises:
+        IllegalCommand: no choice is awaited, another order while one is, or a location that
+            is not a candidate (IO-6.3.4).
+        NotYourTurn: another side than the target's (IO-6.3.4).
+    """
+    awaiting, resuming = state.awaiting, state.resuming
+    if awaiting is None or resuming is None:
+        raise IllegalCommand("no Collateral location is waiting to be chosen", rule="IO-6.3.4")
+    wanted = f"{awaiting.side} chooses where {awaiting.unit}'s Collateral damage goes"
+    if not isinstance(command, ChooseCollateral):
+        raise IllegalCommand(f"the resolution has stopped: {wanted} first", rule="IO-6.3.4")
+    if side is not None and side != awaiting.side:
+        raise NotYourTurn(f"the target's side chooses: {wanted}", rule="IO-6.3.4")
+    if command.location not in awaiting.candidates:
+        raise IllegalCommand(
+            f"Collateral after the hit on {awaiting.hit} goes to "
+            f"{' or '.join(awaiting.candidates)}, not {command.location}",
+            rule="IO-6.3.4",
+        )
+    base = resuming.base
+    original = _COMMANDS.validate_python(resuming.command)
+    made = (*awaiting.choices, command.location)
+    dice = _Recorded(dice, awaiting.faces, awaiting.start)
+    events = _resolve(base, resuming.side, original, dice, made)
+    done = fold_all(base, events[: awaiting.emitted], evolve)
+    if done != state.model_copy(update={"awaiting": None, "resuming": None}):
+        raise RuntimeError("internal error: the stopped order did not run the same again")
+    stopped = paused(events)
+    if stopped:
+        events = _hold(events, dice, made)
+    chosen = CollateralChosen(
+        unit=awaiting.unit, side=awaiting.side, location=command.location, final=not stopped
+    )
+    return [chosen, *events[awaiting.emitted :]]
 
 
 def _step_done(state: IronOakState, events: Sequence[DomainEvent]) -> bool:
@@ -394,6 +525,25 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
         )
     if isinstance(event, UnfoulAttempted):
         return state.model_copy(update={"first_fouled": (*state.first_fouled, event.ship)})
+    if isinstance(event, ResolutionCheckpoint):
+        resuming = Resumable(command=event.command, side=event.side, base=state)
+        return state.model_copy(update={"resuming": resuming})
+    if isinstance(event, CollateralAwaited):
+        awaiting = AwaitedCollateral(
+            unit=event.unit,
+            side=event.side,
+            hit=event.hit,
+            candidates=tuple(event.candidates),
+            faces=tuple(event.faces),
+            start=event.start,
+            choices=tuple(event.choices),
+            emitted=event.emitted,
+        )
+        return state.model_copy(update={"awaiting": awaiting})
+    if isinstance(event, CollateralChosen):
+        if event.final:  # the stopped order has run to its end
+            return state.model_copy(update={"awaiting": None, "resuming": None})
+        return state.model_copy(update={"awaiting": None})
     if isinstance(event, GameEnded):
         return state.model_copy(
             update={

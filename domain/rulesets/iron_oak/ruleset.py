@@ -33,6 +33,7 @@ from domain.rulesets.iron_oak.turn_events import (
     TURN_EVENTS,
     CardExchanged,
     CardsDealt,
+    CollateralAwaited,
 )
 
 _ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
@@ -143,9 +144,13 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
 
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
         """Hands, the deck order and exchanged cards are hidden from the other side (IO-3.4);
-        order cards are sealed commitments until revealed (IO-3.2)."""
+        order cards are sealed commitments until revealed (IO-3.2). A resolution stopped for a
+        Collateral choice (IO-6.3.4) keeps the dice drawn so far, some for rolls not yet shown:
+        the sides do not see them."""
         if viewer is None:
             return event
+        if isinstance(event, CollateralAwaited):
+            return event.model_copy(update={"faces": []})
         if isinstance(event, CardsDealt):
             hands = {
                 side: (cards if side == viewer else [HIDDEN] * len(cards))

@@ -95,6 +95,8 @@ def to_act(state: IronOakState) -> list[Side | None]:
     """Who gives the next order (``None``: a system step)."""
     if state.result is not None:
         return []
+    if state.awaiting is not None:  # IO-6.3.4: the target's side chooses a Collateral location
+        return [state.awaiting.side]
     phase, side = state.phase, state.active
     if phase in ("setup", "victory"):
         return [None]

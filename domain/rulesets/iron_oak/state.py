@@ -5,13 +5,15 @@ IO-6.2.1), crew damage, criticals with their occurrence count and marker value (
 level and smoke (IO-3.1.2, IO-6.2.3C), anchor/aground/fouled/towing markers (IO-4, IO-5.3,
 IO-5.4, IO-5.6.4), the repair party (IO-3.1.1) and the Opposed marker (IO-5.1.3). Bow-on and
 Stern-on are pair relations between two ships (IO-5.5), not geometry; a ram's aftermath adds a
-Bow-on for gunnery only (IO-5.6.5, ``aftermath``).
+Bow-on for gunnery only (IO-5.6.5, ``aftermath``). While a resolution waits for the target's
+Collateral choice (IO-6.3.4) the state keeps the order and the state before it
+(:class:`Resumable`) and what is awaited (:class:`AwaitedCollateral`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -171,6 +173,20 @@ class SealedOrder(_State):
     order: str | None = None  # revealed order
 
 
+class AwaitedCollateral(_State):
+    """A resolution stopped for the target's Collateral choice (IO-6.3.4): who chooses among
+    which locations, and what is needed to go on (see ``turn_events.CollateralAwaited``)."""
+
+    unit: str
+    side: Side
+    hit: str
+    candidates: tuple[str, ...]
+    faces: tuple[int, ...] = ()
+    start: int = 0
+    choices: tuple[str, ...] = ()
+    emitted: int = 0
+
+
 class IronOakState(_State):
     scenario: Scenario
     data: DataSet
@@ -224,6 +240,9 @@ class IronOakState(_State):
     step: int = 0  # index into the turn's step list (sequence.steps)
     fire_declared: bool = False  # the gunnery segment waits for the opponent's Misfire window
     result: dict[str, str] | None = None
+    # IO-6.3.4: an order whose resolution stopped for a Collateral choice, and the choice
+    resuming: Resumable | None = None
+    awaiting: AwaitedCollateral | None = None
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -277,6 +296,18 @@ class IronOakState(_State):
             and e.use == use
             and (section is None or e.section is None or e.section == section)
         ]
+
+
+class Resumable(_State):
+    """An order whose resolution stopped for a decision (IO-6.3.4): the order as given
+    (``command``, by ``side``) and ``base``, the state before it, to run it again from."""
+
+    command: dict[str, Any]
+    side: Side | None
+    base: IronOakState
+
+
+IronOakState.model_rebuild()
 
 
 def cell_key(cell: Cell) -> str:

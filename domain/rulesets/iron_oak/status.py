@@ -2,7 +2,8 @@
 
 Order (IO-3.0 step 1): a) withdraw repair parties, and each remaining party attempts one
 repairable critical (IO-3.1.1); b) fire: level-5 fires first, then the others; a level-5 fire
-that has not dropped since the side's previous Status Phase explodes (IO-3.1, IO-3.1.2);
+that has not dropped since the side's previous Status Phase explodes (IO-3.1, IO-3.1.2), and
+the criticals its attacks roll on nearby ships take effect at once (IO-6.3);
 c) the smoke-removal check (IO-GAPS 10: the table's removal die against its target number; a
 success lightens the marker one step, heavy to light, light to none); d) new repair parties
 (IO-3.1.1). Fort sections check their fires too.
@@ -16,7 +17,7 @@ from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals, gunnery
 from domain.rulesets.iron_oak.commands import Status
-from domain.rulesets.iron_oak.criticals import CriticalOptions
+from domain.rulesets.iron_oak.criticals import CollateralChoices, CriticalOptions
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
@@ -27,7 +28,12 @@ from domain.rulesets.iron_oak.state import (
     ShipState,
     StatusChoice,
 )
-from domain.rulesets.iron_oak.turn_events import RepairParty, StatusChecked, StatusChosen
+from domain.rulesets.iron_oak.turn_events import (
+    RepairParty,
+    StatusChecked,
+    StatusChosen,
+    paused,
+)
 
 
 def critical_options(state: IronOakState) -> CriticalOptions:
@@ -63,7 +69,12 @@ def _check_choices(state: IronOakState, side: Side, choice: StatusChoice) -> Non
 
 
 def decide_status(
-    state: IronOakState, side: Side, command: Status, dice: DiceSource, fold: Fold
+    state: IronOakState,
+    side: Side,
+    command: Status,
+    dice: DiceSource,
+    fold: Fold,
+    collateral: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
     """A side's Status Phase. In alternating play (IO-9.3.1) the first player's choices wait
     for the second player's, then both sides' steps run together, level-5 fires first."""
@@ -81,14 +92,21 @@ def decide_status(
                     place=list(choice.place),
                 )
             ]
-        return run_status(state, {**state.status_choices, side: choice}, dice, fold)
-    return run_status(state, {side: choice}, dice, fold)
+        both = {**state.status_choices, side: choice}
+        return run_status(state, both, dice, fold, collateral)
+    return run_status(state, {side: choice}, dice, fold, collateral)
 
 
 def run_status(
-    state: IronOakState, choices: dict[Side, StatusChoice], dice: DiceSource, fold: Fold
+    state: IronOakState,
+    choices: dict[Side, StatusChoice],
+    dice: DiceSource,
+    fold: Fold,
+    collateral: CollateralChoices | None = None,
 ) -> list[DomainEvent]:
-    """The Status Phase steps (IO-3.0 a-d) for the sides in ``choices`` together."""
+    """The Status Phase steps (IO-3.0 a-d) for the sides in ``choices`` together. A Collateral
+    choice (IO-6.3.4, ``collateral``) not made yet stops the events at its
+    ``CollateralAwaited``."""
     events: list[DomainEvent] = []
     scratch = state
 
@@ -121,7 +139,16 @@ def run_status(
     burning.sort(key=lambda u: 0 if _fire(scratch, u) == 5 else 1)
     for unit in burning:
         if _fire(scratch, unit) > 0 and _afloat(scratch, unit):
-            emit(criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts))
+            new = criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts)
+            if state.rules_version >= (1, 1):
+                # an Explosion's attacks may roll criticals on the ships around: they take
+                # effect at once (IO-6.3), as after gunnery; 1.0 left them unapplied
+                from domain.rulesets.iron_oak.orders import follow_criticals  # orders imports us
+
+                new = follow_criticals(scratch, new, dice, fold, collateral)
+            emit(new)
+            if paused(new):
+                return events
     # c) smoke removal
     smoke = scratch.data.tables.smoke
     smoking: list[ShipState | FortSectionState] = [

@@ -1,4 +1,5 @@
-"""Iron & Oak turn events: phases, sealed orders, cards, anchoring, entering and leaving the map.
+"""Iron & Oak turn events: phases, sealed orders, cards, anchoring, entering and leaving the map,
+and a resolution stopped for the target's Collateral choice (IO-6.3.4).
 
 Topics ``iron_oak.<Name>/1``. Resolution events (gunnery, hazards, criticals, ram...) live in
 :mod:`domain.rulesets.iron_oak.events`; these record the sequence of play (IO-3) around them.
@@ -8,7 +9,8 @@ revealed) are redacted for the other side by the ruleset.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -246,6 +248,62 @@ class GunfireMarkers(DomainEvent):
     placed: bool
 
 
+class ResolutionCheckpoint(DomainEvent):
+    """The first event of an order whose resolution stops for a player's decision (IO-6.3.4):
+    the state before the order is kept, so that the order (``command``, given by ``side``) can
+    be run again, with the same dice and the decisions made so far, when the decision comes."""
+
+    TOPIC: ClassVar[str] = "iron_oak.ResolutionCheckpoint/1"
+    RULE: ClassVar[str] = "IO-6.3.4"
+    AUTOMATIC: ClassVar[bool] = True
+    command: dict[str, Any]
+    side: Side | None
+
+
+class CollateralAwaited(DomainEvent):
+    """IO-6.3.4: a Collateral critical on ``unit`` (``critical`` is what was rolled: Collateral,
+    or a Jam, Smokestack or Spar Torpedo that becomes one) after a hit on ``hit``, and the
+    target's ``side`` chooses among ``candidates`` (their shield damage now in ``shields``)
+    where the extra −1 goes. The resolution stops here.
+
+    To go on later: ``faces`` are the dice drawn since the order's resolution began (from die
+    ``start``; some belong to rolls not yet recorded), ``choices`` the Collateral locations
+    chosen before in this resolution, ``emitted`` how many of its events are already recorded.
+    ``next_die`` is where the game's dice continue."""
+
+    TOPIC: ClassVar[str] = "iron_oak.CollateralAwaited/1"
+    RULE: ClassVar[str] = "IO-6.3.4"
+    AUTOMATIC: ClassVar[bool] = True
+    unit: str
+    side: Side
+    critical: str
+    hit: str
+    candidates: list[str]
+    shields: dict[str, int] = Field(default_factory=dict)
+    faces: list[int] = Field(default_factory=list)
+    start: int = 0
+    choices: list[str] = Field(default_factory=list)
+    emitted: int = 0
+    next_die: int | None = None
+
+
+class CollateralChosen(DomainEvent):
+    """IO-6.3.4: the target's ``side`` chooses ``location`` for ``unit``'s Collateral damage;
+    the stopped resolution goes on. ``final``: it runs to its end (no other choice stops it)."""
+
+    TOPIC: ClassVar[str] = "iron_oak.CollateralChosen/1"
+    RULE: ClassVar[str] = "IO-6.3.4"
+    unit: str
+    side: Side
+    location: str
+    final: bool = True
+
+
+def paused(events: Sequence[DomainEvent]) -> bool:
+    """The resolution these events record stopped for a Collateral choice (IO-6.3.4)."""
+    return bool(events) and isinstance(events[-1], CollateralAwaited)
+
+
 TURN_EVENTS = EventRegistry(
     [
         StepBegan,
@@ -268,5 +326,8 @@ TURN_EVENTS = EventRegistry(
         ShipCaptured,
         CardExchanged,
         GunfireMarkers,
+        ResolutionCheckpoint,
+        CollateralAwaited,
+        CollateralChosen,
     ]
 )

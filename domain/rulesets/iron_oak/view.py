@@ -63,6 +63,8 @@ from domain.rulesets.iron_oak.turn_events import (
     CardExchanged,
     CardPlayed,
     CardsDealt,
+    CollateralAwaited,
+    CollateralChosen,
     DriftCheck,
     EscapeAttempted,
     FireCancelled,
@@ -74,6 +76,7 @@ from domain.rulesets.iron_oak.turn_events import (
     OrderRevealed,
     OrdersAssigned,
     RepairParty,
+    ResolutionCheckpoint,
     ShieldRepaired,
     ShipAnchored,
     ShipCaptured,
@@ -399,6 +402,12 @@ def read_model(state: IronOakState) -> GameView:
         notes.append("night (IO-6.2.4)")
     if state.options.mode == "alternating":
         notes.append("alternating play (IO-9.3)")
+    if state.awaiting is not None:
+        awaiting = state.awaiting
+        notes.append(
+            f"waiting for {awaiting.side} to choose where {awaiting.unit}'s Collateral damage "
+            f"goes: {' or '.join(awaiting.candidates)} (IO-6.3.4)"
+        )
     provisional = _provisional(state)
     if provisional:
         notes.append(f"provisional data (IO-GAPS): {', '.join(provisional)}")
@@ -690,6 +699,22 @@ def _describe_turn(event: DomainEvent) -> str | None:
     if isinstance(event, GunfireMarkers):
         units = ", ".join(event.units) or "no unit"
         return f"Gunfire markers {'placed on' if event.placed else 'removed from'} {units}"
+    return _describe_choice(event)
+
+
+def _describe_choice(event: DomainEvent) -> str | None:
+    """A resolution stopped for the target's Collateral choice (IO-6.3.4)."""
+    if isinstance(event, ResolutionCheckpoint):
+        order = event.command.get("type", "order")
+        return f"{event.side or 'the umpire'}'s {order} stops for a decision (IO-6.3.4)"
+    if isinstance(event, CollateralAwaited):
+        options = " or ".join(f"{c} (shield {event.shields.get(c, 0)})" for c in event.candidates)
+        return (
+            f"Collateral on {event.unit} after the hit on {event.hit}: "
+            f"{event.side} chooses {options} [IO-6.3.4]"
+        )
+    if isinstance(event, CollateralChosen):
+        return f"{event.side} puts {event.unit}'s Collateral damage on {event.location}"
     return None
 
 
