@@ -279,7 +279,7 @@ def test_pl1_tied_initiative_faces_ask_for_the_re_roll(store: str) -> None:
 IRON_OAK_HAMPTON = FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json"
 IRON_OAK_TYPES = (
     "deal, status, assign_orders, reveal_order, respond_movement, declare_fire, respond_fire, "
-    "exchange_card, end_turn, pass"
+    "choose_collateral, exchange_card, end_turn, pass"
 )
 
 

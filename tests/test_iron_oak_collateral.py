@@ -142,6 +142,10 @@ def test_io_6_3_4_refusals_while_the_choice_is_awaited() -> None:
     refused(s, "CSA", choose("WL"), IllegalCommand, "IO-6.3.4")
     refused(s, "CSA", {"type": "respond_fire"}, IllegalCommand, "IO-6.3.4")
     refused(s, "USA", {"type": "exchange_card"}, IllegalCommand, "IO-6.3.4")
+    refused(s, "CSA", {"type": "pass"}, IllegalCommand, "IO-6.3.4")
+    assert {"type": "pass"} not in [
+        c.model_dump(mode="json") for c in s.state.ruleset.legal_commands(s.state.rules, "CSA")
+    ]
     submit(s, "CSA", choose("B"))
     assert s.state.rules.ships["virginia"].shield("B") == -1
 

@@ -55,6 +55,13 @@ def long_form(state: IronOakState, side: str | None) -> PassMeans:
     """
     if state.phase in ("setup", "victory"):
         _refuse_system_step(state)
+    if state.awaiting is not None:
+        raise IllegalCommand(
+            f"the resolution has stopped: {state.awaiting.side} chooses where "
+            f"{state.awaiting.unit}'s Collateral damage goes (choose_collateral), which cannot "
+            "be passed",
+            rule="IO-6.3.4",
+        )
     expected = to_act(state)
     if side is not None and side not in expected and None not in expected:
         raise NotYourTurn(
