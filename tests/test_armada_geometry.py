@@ -1,4 +1,5 @@
-"""Armada geometry against hand-computed cases (SWA-HZ, SWA-RNG, SWA-ATK 1, SWA-OVL).
+"""Armada geometry against hand-computed cases (SWA-HZ, SWA-RNG, SWA-ATK 1, SWA-2.3, SWA-MOV,
+SWA-OVL).
 
 Coordinates are mm, origin bottom-left, headings clockwise from +y. The bundled measurements
 (AlphArmada) give, in a ship's own frame (origin at the base centre, +y forward):
@@ -12,6 +13,7 @@ Coordinates are mm, origin bottom-left, headings clockwise from +y. The bundled 
 
 from __future__ import annotations
 
+import cmath
 import math
 
 import pytest
@@ -38,11 +40,31 @@ from domain.rulesets.armada.geometry import (
     place_obstacle,
     place_ship,
 )
+from domain.rulesets.armada.maneuver import (
+    CourseError,
+    Side,
+    check_course,
+    courses,
+    execute,
+    raise_joint,
+    yaw_limits,
+)
+from domain.rulesets.armada.overlap import (
+    bases_overlap,
+    closest,
+    discs_overlap,
+    outside_play_area,
+    ships_overlapped,
+    squadron_overlaps,
+    squadrons_overlapped,
+    step_down,
+)
 from domain.rulesets.armada.sight import ship_to_ship, trace
 
 DATA = resolve_data()
 GEO = DATA.geometry
 BANDS = GEO.range_bands
+TOOL = GEO.maneuver_tool
 R = GEO.squadron_base_radius
 
 
@@ -287,7 +309,172 @@ def test_obstacles_obstruct_unless_hidden_under_a_ship() -> None:
     assert not sight.obstructed
 
 
-# --------------------------------------------------------------------------- obstacles
+# --------------------------------------------------------------------------- maneuver tool
+
+
+def test_straight_maneuvers_move_whole_tool_lengths() -> None:
+    """SWA-MOV: straight, each speed moves one first piece and one part piece: 68.4 mm."""
+    cr90_base = GEO.base_sizes["small"]
+    for speed in range(1, 5):
+        moved = execute(Pose(400, 100), cr90_base, TOOL, [0] * speed, "right")
+        assert (moved.final.x, moved.final.heading) == (400, 0)
+        assert moved.final.y == pytest.approx(100 + 68.4 * speed, abs=1e-6)
+        assert moved.centreline.length == pytest.approx(68.4 * speed)
+    still = execute(Pose(400, 100, 30), cr90_base, TOOL, [], "left")
+    assert still.final == Pose(400, 100, 30) and still.speed == 0
+
+
+def test_hand_computed_turns() -> None:
+    """SWA-MOV, by hand. CR90 at the origin, speed 1.
+    One click right, tool on the left: notch (−29.125, 35.5) → joint (−29.125, 81.63) → guide
+    (−29.125 + 22.27 sin 22.5°, 81.63 + 22.27 cos 22.5°) = (−20.60264, 102.20480); the notch in
+    the turned ship is (−29.125 cos 22.5° + 35.5 sin 22.5°, 29.125 sin 22.5° + 35.5 cos 22.5°)
+    = (−13.32275, 43.94336); centre = guide − notch = (−7.27989, 58.26144), heading 22.5°.
+    Two clicks right, tool on the right: guide (29.125 + 15.74725, 81.63 + 15.74725), notch
+    turned ((29.125 + 35.5) cos 45°, (35.5 − 29.125) cos 45°) = (45.69676, 4.50781): centre
+    (−0.82451, 92.86944), heading 45°."""
+    base = GEO.base_sizes["small"]
+    one = execute(Pose(0, 0), base, TOOL, [1], "left")
+    assert (one.final.x, one.final.y) == pytest.approx((-7.27989, 58.26144), abs=1e-4)
+    assert one.final.heading == 22.5
+    assert one.guides[0] == pytest.approx((-20.60264, 102.20480), abs=1e-4)
+    two = execute(Pose(0, 0), base, TOOL, [2], "right")
+    assert (two.final.x, two.final.y) == pytest.approx((-0.82451, 92.86944), abs=1e-4)
+    assert two.final.heading == 45
+
+
+def _by_complex_numbers(start: Pose, clicks: tuple[int, ...], side: Side) -> Pose:
+    """The same tool followed with complex numbers: +y is i, a click turns −22.5° (clockwise)."""
+    sign = 1 if side == "right" else -1
+    anchor = complex(sign * (43 + 15.25) / 2, 71 / 2)
+    z, d = anchor, 1j
+    for click in clicks:
+        z += 46.13 * d
+        d *= cmath.exp(-1j * math.radians(22.5 * click))
+        z += 22.27 * d
+    centre = z - anchor * (d / 1j)
+    turn = cmath.exp(-1j * math.radians(start.heading))
+    world = complex(start.x, start.y) + centre * turn
+    heading = start.heading - math.degrees(cmath.phase(d / 1j))
+    return Pose(world.real, world.imag, heading)
+
+
+@pytest.mark.parametrize("speed", [1, 2, 3, 4])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_every_cr90_course(speed: int, side: Side) -> None:
+    """SWA-2.3 / SWA-MOV: every course the CR90's speed chart allows (1:[II] 2:[I,II] 3:[–,I,II]
+    4:[–,I,I,II]), from a turned start: the final pose matches an independent computation, the
+    ship ends with its notch on the last guide, and the tool keeps to the chart's length."""
+    card = DATA.ships.get("cr90_a")
+    limits = yaw_limits(card, speed)
+    start = Pose(457.2, 300, 30)
+    all_courses = list(courses(limits))
+    assert len(all_courses) == math.prod(2 * v + 1 for v in limits)
+    base = GEO.base_sizes["small"]
+    for course in all_courses:
+        moved = execute(start, base, TOOL, course, side, limits)
+        expected = _by_complex_numbers(start, course, side)
+        assert (moved.final.x, moved.final.y) == pytest.approx((expected.x, expected.y), abs=1e-5)
+        assert moved.final.heading == pytest.approx(expected.heading % 360, abs=1e-9)
+        notch = (29.125 if side == "right" else -29.125, 35.5)
+        assert close_to(moved.final.to_world(notch), moved.guides[-1], 1e-5)
+        assert moved.centreline.length == pytest.approx(68.4 * speed)
+
+
+def test_course_checks() -> None:
+    """SWA-2.3a: clicks per joint within the chart; SWA-R3: Navigate raises one joint by one,
+    never past II; a speed off the chart is refused."""
+    card = DATA.ships.get("cr90_a")
+    assert yaw_limits(card, 3) == (0, 1, 2)
+    assert yaw_limits(card, 0) == ()
+    assert check_course([0, -1, 2], (0, 1, 2)) == (0, -1, 2)
+    with pytest.raises(CourseError, match="joint 1 allows at most 0"):
+        check_course([1, 0, 0], (0, 1, 2))
+    with pytest.raises(CourseError, match="speed 3 needs clicks for 3"):
+        check_course([0, 0], (0, 1, 2))
+    assert raise_joint((0, 1, 2), 1) == (1, 1, 2)
+    assert check_course([1, 0, 0], raise_joint((0, 1, 2), 1)) == (1, 0, 0)
+    with pytest.raises(CourseError, match="cannot be raised"):
+        raise_joint((0, 1, 2), 3)
+    with pytest.raises(CourseError, match="no speed 3"):
+        yaw_limits(DATA.ships.get("victory_i"), 3)
+    with pytest.raises(CourseError, match="joint 2 allows at most 1"):
+        execute(Pose(0, 0), GEO.base_sizes["medium"], TOOL, [0, 2], "left", (0, 1))
+
+
+def test_the_ship_may_not_end_on_the_tool() -> None:
+    """SWA-2.3b: turning to starboard at the last joint with the tool to port swings the base over
+    the tool; with the tool to starboard it does not."""
+    base = GEO.base_sizes["small"]
+    hull = DATA.ships.hull("cr90")
+    cases: tuple[tuple[Side, bool], ...] = (("left", True), ("right", False))
+    for side, overlaps in cases:
+        moved = execute(Pose(400, 400), base, TOOL, [0, 2], side)
+        final = place_ship(hull, base, moved.final)
+        assert moved.overlaps_tool(final.base) is overlaps
+    straight = execute(Pose(400, 400), base, TOOL, [0, 0], "left")
+    assert not straight.overlaps_tool(place_ship(hull, base, straight.final).base)
+
+
+# --------------------------------------------------------------------------- overlaps
+
+
+def test_ship_and_squadron_overlaps() -> None:
+    """SWA-OVL: touching is not overlapping. Two Victories side by side 63 mm apart touch; 62.9
+    mm apart they overlap. A squadron touching a base does not overlap it; 0.1 mm in, it does."""
+    a = ship("victory", 400, 400)
+    assert not bases_overlap(a.base, ship("victory", 463, 400).base)
+    assert bases_overlap(a.base, ship("victory", 462.9, 400).base)
+    others = {"touching": ship("victory", 463, 400).base, "over": ship("victory", 337.1, 400).base}
+    assert ships_overlapped(a.base, others) == ("over",)
+    touching = Disc((400 + 31.5 + R, 400), R)
+    inside = Disc((400 + 31.4 + R, 400), R)
+    assert not squadron_overlaps(a.base, touching)
+    assert squadron_overlaps(a.base, inside)
+    assert squadrons_overlapped(a.base, {"t": touching, "i": inside}) == ("i",)
+    assert not discs_overlap(Disc((0, 0), R), Disc((34, 0), R))
+    assert discs_overlap(Disc((0, 0), R), Disc((33.9, 0), R))
+
+
+def test_outside_the_play_area() -> None:
+    """SWA-OVL / RRG "Play Area": any part of a base outside the 914.4 mm square is destroyed;
+    touching the edge is inside."""
+    area = GEO.play_area
+    assert not outside_play_area(ship("victory", 31.5, 51).base, area)
+    assert outside_play_area(ship("victory", 31.4, 51).base, area)
+    assert outside_play_area(ship("victory", 914.4 - 31.5, 914.4 - 50.9).base, area)
+    assert not outside_play_area(Disc((R, 914.4 - R), R), area)
+    assert outside_play_area(Disc((R - 0.1, 400), R), area)
+    assert outside_play_area(Disc((400, 914.4 - R + 0.1), R), area)
+
+
+def test_step_down_until_the_ship_fits() -> None:
+    """SWA-OVL: a CR90 at (400, 200) at speed 3 straight would end with its base at y 369.7–440.7
+    (speed 2: 301.3–372.3), over a Victory lying across at (400, 340) (base y 308.5–371.5); at
+    speed 1 (base 232.9–303.9) it fits. The Victory is the closest overlapped ship."""
+    base = GEO.base_sizes["small"]
+    hull = DATA.ships.hull("cr90")
+    blocker = ship("victory", 400, 340, 90)
+    start = Pose(400, 200)
+    clicks = (0, 0, 0)
+
+    def pose_at(speed: int) -> Pose:
+        return execute(start, base, TOOL, clicks[:speed], "right").final
+
+    def overlaps(pose: Pose) -> bool:
+        return bases_overlap(place_ship(hull, base, pose).base, blocker.base)
+
+    result = step_down(3, pose_at, overlaps)
+    assert (result.speed, result.overlapped_at) == (1, (3, 2))
+    assert result.pose == Pose(400, 268.4)
+    assert closest(place_ship(hull, base, result.pose).base, {"vsd": blocker.base}) == "vsd"
+    jammed = ship("victory", 400, 340)  # lengthwise, base y 289–391: every speed overlaps
+    stuck = step_down(
+        3, pose_at, lambda p: bases_overlap(place_ship(hull, base, p).base, jammed.base)
+    )
+    assert (stuck.speed, stuck.pose, stuck.overlapped_at) == (0, start, (3, 2, 1))
+    free = step_down(3, pose_at, lambda p: False)
+    assert (free.speed, free.overlapped) == (3, False)
 
 
 def test_obstacle_placement() -> None:
