@@ -54,7 +54,7 @@ HEADING_DECIMALS = 9
 FAR = 10_000.0
 """mm: firing arcs are drawn this far out (10 m, beyond any play area)."""
 DISC_SEGMENTS = 32
-"""Quarter-circle segments of a disc drawn as a polygon (chord error < 0.005 mm at r = 17 mm)."""
+"""Quarter-circle segments of a disc drawn as a polygon (chord error 0.0052 mm at r = 17 mm)."""
 
 
 def adjacent(a: Zone, b: Zone) -> bool:
