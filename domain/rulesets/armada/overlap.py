@@ -1,0 +1,121 @@
+"""Overlaps, the play-area edge and the speed step-down (SWA-OVL, SWA-3.1).
+
+Bases overlap when their interiors share area; touching does not count (nothing closer than
+:data:`~.geometry.TOLERANCE`). A ship whose final position would overlap another ship retries at
+speed − 1, − 2 … down to 0, keeping the clicks of the joints it still uses (:func:`step_down`);
+the rules layer then deals a face-down damage card to it and to the closest ship it overlapped
+(:func:`closest`). A ship or squadron with any part of its base outside the play area is
+destroyed (:func:`outside_play_area`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import box
+
+from domain.rulesets.armada.data import PlayArea
+from domain.rulesets.armada.geometry import TOLERANCE, Disc, Pose, shrink
+
+
+def bases_overlap(a: Any, b: Any) -> bool:
+    """Whether two ship bases overlap (SWA-OVL); touching is not overlapping."""
+    return bool(shapely.intersects(shrink(a), b))
+
+
+def ships_overlapped(base: Any, others: Mapping[str, Any]) -> tuple[str, ...]:
+    """Ids of the ship bases in ``others`` that ``base`` overlaps, sorted (one vectorised call)."""
+    names = sorted(others)
+    if not names:
+        return ()
+    hits = shapely.intersects(shrink(base), np.asarray([others[n] for n in names], dtype=object))
+    return tuple(n for n, hit in zip(names, hits, strict=True) if hit)
+
+
+def squadron_overlaps(base: Any, squadron: Disc) -> bool:
+    """Whether a ship base overlaps a squadron's disc (SWA-OVL): exact, from the disc's centre."""
+    return float(shapely.distance(base, squadron.point)) < squadron.radius - TOLERANCE
+
+
+def squadrons_overlapped(base: Any, squadrons: Mapping[str, Disc]) -> tuple[str, ...]:
+    """Ids of the squadrons a ship's base overlaps, sorted: after a ship's move the opponent
+    places them touching it (SWA-OVL)."""
+    names = sorted(squadrons)
+    if not names:
+        return ()
+    centres = shapely.points(np.asarray([squadrons[n].centre for n in names], dtype=float))
+    gaps = shapely.distance(base, centres)
+    return tuple(
+        n for n, gap in zip(names, gaps, strict=True) if gap < squadrons[n].radius - TOLERANCE
+    )
+
+
+def discs_overlap(a: Disc, b: Disc) -> bool:
+    """Whether two squadron bases overlap (SWA-3.1: a squadron may not end on another)."""
+    gap = float(shapely.distance(a.point, b.point))
+    return gap < a.radius + b.radius - TOLERANCE
+
+
+def outside_play_area(shape: Any, area: PlayArea) -> bool:
+    """Whether any part of a base (polygon) or squadron (:class:`Disc`) lies outside the play
+    area (SWA-OVL: it is destroyed). Touching the edge is inside."""
+    if isinstance(shape, Disc):
+        (x, y), r = shape.centre, shape.radius
+        return (
+            x - r < -TOLERANCE
+            or y - r < -TOLERANCE
+            or x + r > area.width + TOLERANCE
+            or y + r > area.height + TOLERANCE
+        )
+    table = box(-TOLERANCE, -TOLERANCE, area.width + TOLERANCE, area.height + TOLERANCE)
+    return not bool(table.covers(shape))
+
+
+def closest(base: Any, others: Mapping[str, Any]) -> str | None:
+    """The id of the ship base in ``others`` closest to ``base`` (ties: the first id in order);
+    None when there is none. SWA-OVL: the closest overlapped ship takes a damage card too."""
+    names = sorted(others)
+    if not names:
+        return None
+    gaps = shapely.distance(base, np.asarray([others[n] for n in names], dtype=object))
+    return names[int(np.argmin(gaps))]
+
+
+@dataclass(frozen=True)
+class StepDown:
+    """The outcome of the step-down: the ``speed`` and ``pose`` the ship finished at, and the
+    speeds tried first that overlapped another ship (empty when the full move fitted)."""
+
+    speed: int
+    pose: Pose
+    overlapped_at: tuple[int, ...]
+
+    @property
+    def overlapped(self) -> bool:
+        return bool(self.overlapped_at)
+
+
+def step_down(
+    speed: int, pose_at: Callable[[int], Pose], overlaps: Callable[[Pose], bool]
+) -> StepDown:
+    """Try the move at ``speed``, then speed − 1 … 1, keeping the first final pose that overlaps
+    no ship; at speed 0 the ship stays where ``pose_at(0)`` puts it (SWA-OVL). ``pose_at(s)`` is
+    the final pose at speed ``s`` (the course's first ``s`` clicks); ``overlaps(pose)`` says
+    whether the ship there would overlap another ship.
+
+    Raises:
+        ValueError: a negative speed.
+    """
+    if speed < 0:
+        raise ValueError(f"speed cannot be negative, got {speed}")
+    tried: list[int] = []
+    for s in range(speed, 0, -1):
+        pose = pose_at(s)
+        if not overlaps(pose):
+            return StepDown(s, pose, tuple(tried))
+        tried.append(s)
+    return StepDown(0, pose_at(0), tuple(tried))
