@@ -20,8 +20,8 @@ from domain.errors import IllegalCommand, NotYourTurn, WakeError
 from domain.record import read_record, verify_record, write_record
 from domain.rulesets.iron_oak.commands import ChooseCollateral
 from domain.rulesets.iron_oak.criticals import CollateralChoices
+from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.fire import resolve_all
-from domain.rulesets.iron_oak.rules import evolve
 from domain.rulesets.iron_oak.sequence import to_act
 from domain.rulesets.iron_oak.turn_events import CollateralAwaited
 from tests.test_iron_oak_turn import (

@@ -497,7 +497,7 @@ def test_io_3_1_fort_smoke_spoils_its_fire_and_clears_in_the_status_phase() -> N
     mods = gunnery.gunnery_modifiers(state, WATER, 0, "hartford", "medium")
     heavy = DATA.tables.smoke.heavy
     assert (heavy, "IO-6.2.3C") in [(m.value, m.rule) for m in mods]
-    from domain.rulesets.iron_oak.rules import evolve
+    from domain.rulesets.iron_oak.evolve import evolve
     from domain.rulesets.iron_oak.state import StatusChoice
     from domain.rulesets.iron_oak.status import run_status
 
@@ -514,7 +514,7 @@ def test_io_3_1_1_a_fort_section_takes_a_repair_party_and_repairs() -> None:
     """IO-3.1.1 ("a unit" may place a repair party, forts included): a fort section with an
     Armament critical gets a party at the end of its side's Status Phase, fires at −2 while
     it is there, and at the next Status Phase the party repairs (d10d4 vs d10; −4 → −2)."""
-    from domain.rulesets.iron_oak.rules import evolve
+    from domain.rulesets.iron_oak.evolve import evolve
     from domain.rulesets.iron_oak.state import CriticalState, StatusChoice
     from domain.rulesets.iron_oak.status import run_status
 

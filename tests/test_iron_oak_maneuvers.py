@@ -17,6 +17,7 @@ from domain.errors import IllegalCommand
 from domain.events import DiceRolled
 from domain.rulesets.iron_oak.data import Box, Current, bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.events import HazardChecked
+from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.maneuvers import (
     ContactRolled,
     CrossTAttempted,
@@ -40,7 +41,6 @@ from domain.rulesets.iron_oak.maneuvers import (
     release_tow,
     unfoul,
 )
-from domain.rulesets.iron_oak.rules import evolve
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     IronOakState,

@@ -62,7 +62,6 @@ from domain.rulesets.iron_oak.events import CriticalApplied, CriticalRepaired, F
 from domain.rulesets.iron_oak.gunnery import (
     FORT_LOCATION,
     Range,
-    all_limited,
     damage_section,
     effective_side,
     fort_section_card,
@@ -73,6 +72,12 @@ from domain.rulesets.iron_oak.gunnery import (
     unit,
 )
 from domain.rulesets.iron_oak.gunnery import armament_penalty as armament_penalty
+from domain.rulesets.iron_oak.markers import (
+    ARMAMENT_LIMITED_STEPS,
+    ARMAMENT_STEPS,
+    SPEED_STEPS,
+    all_limited,
+)
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     FortSectionState,
@@ -120,9 +125,6 @@ FIRE_START_DIE = "d10"  # IO-6.3.9
 STEERING_DIE = "d6"  # IO-6.3.17
 STEERING_VERTICAL = 1  # Steering marker level: d6 1-3, the ship may move only vertically
 STEERING_HORIZONTAL = 2  # d6 4-6: only horizontally
-ARMAMENT_STEPS = (-2, -4)  # IO-6.3.1: 1st, 2nd
-ARMAMENT_LIMITED_STEPS = (-1, -2)  # IO-6.3.1: limited guns
-SPEED_STEPS = (-1, -2)  # IO-6.3.15
 RAM_RESOLUTION = -5  # IO-6.3.12
 
 FORT_NO_EFFECT = frozenset(
@@ -206,17 +208,6 @@ def _ship(state: IronOakState, ship_id: str) -> ShipState:
 def _count(u: Unit, name: str) -> int:
     crit = u.criticals.get(name)
     return crit.count if crit else 0
-
-
-def first_marker_level(name: str, guns: Sequence[GunSection]) -> int:
-    """The marker value a 1st critical ``name`` sets on a unit with these guns: Armament −2, or
-    −1 when every gun section is limited (IO-6.3.1, IO-6.2.3A); Speed −1 (IO-6.3.15); 0 for the
-    others. Starting criticals (``state.initial_state``) take it too."""
-    if name == "armament":
-        return (ARMAMENT_LIMITED_STEPS if all_limited(guns) else ARMAMENT_STEPS)[0]
-    if name == "speed":
-        return SPEED_STEPS[0]
-    return 0
 
 
 def _marker_event(

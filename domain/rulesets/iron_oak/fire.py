@@ -20,13 +20,13 @@ from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.commands import DeclareFire, RespondFire
+from domain.rulesets.iron_oak.critical_chain import follow_criticals
 from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.movement import heavily_damaged
-from domain.rulesets.iron_oak.orders import follow_criticals
 from domain.rulesets.iron_oak.sequence import controller, other
 from domain.rulesets.iron_oak.state import Fold, IronOakState, fold_all
 from domain.rulesets.iron_oak.turn_events import (

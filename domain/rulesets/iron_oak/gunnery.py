@@ -63,6 +63,7 @@ from domain.rulesets.iron_oak.data import (
     Side,
 )
 from domain.rulesets.iron_oak.events import CriticalRolled, GunneryResolved, SmokeChanged
+from domain.rulesets.iron_oak.markers import all_limited
 from domain.rulesets.iron_oak.options import ShieldLine
 from domain.rulesets.iron_oak.state import (
     Cell,
@@ -345,12 +346,6 @@ def check_fire(
 
 
 # --------------------------------------------------------------------------- modifiers
-
-
-def all_limited(guns: Sequence[GunSection]) -> bool:
-    """Every gun section is limited (d4/d6 at most, IO-6.2.3A): the unit's Armament marker then
-    takes the limited values (IO-6.3.1)."""
-    return all(gun.limited for gun in guns)
 
 
 def armament_penalty(state: IronOakState, unit_id: str, section: int) -> int:

@@ -1114,7 +1114,7 @@ def apply(state: IronOakState, event: DomainEvent) -> IronOakState:
         return _fouled(state, event)
     if isinstance(event, RamAftermath):
         if state.rules_version >= (1, 1):
-            # a Bow-on for gunnery only, kept in ``aftermath`` by rules.evolve: writing it into
+            # a Bow-on for gunnery only, kept in ``aftermath`` by evolve.evolve: writing it into
             # the crossed-T pairs dropped the attacker's other Bow-on (IO-5.6.5 fix, 1.1)
             return state
         return _set_pair(state, event.ship, event.target, "bow_on", "target")

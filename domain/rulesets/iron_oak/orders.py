@@ -12,10 +12,10 @@ carried out is refused with its rule; revealing it with ``drift`` makes the ship
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal, cast
 
-from domain.chance import opposed_roll, table_roll
+from domain.chance import opposed_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
@@ -26,20 +26,13 @@ from domain.rulesets.iron_oak.commands import (
     RespondMovement,
     RevealOrder,
 )
-from domain.rulesets.iron_oak.data import Edge, Location, Side
-from domain.rulesets.iron_oak.events import (
-    CriticalRolled,
-    GunneryResolved,
-    RamResolved,
-    RefloatAttempted,
-    SparResolved,
-)
+from domain.rulesets.iron_oak.critical_chain import critical_options, follow_criticals
+from domain.rulesets.iron_oak.data import Edge, Side
+from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.sequence import controller, next_numbered, other, under_command
 from domain.rulesets.iron_oak.state import Cell, Fold, IronOakState, PendingMove, fold_all
-from domain.rulesets.iron_oak.status import critical_options
 from domain.rulesets.iron_oak.turn_events import (
-    CollateralAwaited,
     DriftCheck,
     EscapeAttempted,
     MapEdgeCrossed,
@@ -191,8 +184,6 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
             rule="IO-6.2.3H",
         )
     if command.attach is not None:
-        from domain.rulesets.iron_oak.rules import evolve
-
         for event in maneuvers.attach_tow(state, ship, command.attach):
             state = evolve(state, event)  # the tow is attached before the move (IO-5.3)
         s = state.ships[ship]
@@ -445,11 +436,6 @@ def decide_reveal(state: IronOakState, side: Side, command: RevealOrder) -> list
     return [revealed, *_card_plays(state, side, command.ship, command.cards, own=True)]
 
 
-def pending_from(event: OrderRevealed) -> PendingMove:
-    """The revealed order, waiting for the opponent's movement cards (the salt is spent)."""
-    return PendingMove.model_validate(event.model_dump(exclude={"salt"}))
-
-
 # --------------------------------------------------------------------------- respond (C, D)
 
 
@@ -622,8 +608,6 @@ def _cross_edge(
     against the Movement Opposition table's enter/exit dice; then the entry GB's hazards. A
     ship leaving checks the hazards of the box it leaves first (IO-5.4, 移動元); one that ends
     the move keeps it on the map with no movement roll."""
-    from domain.rulesets.iron_oak.rules import evolve
-
     s = state.ships[ship]
     opposition = state.data.tables.movement_opposition
     edge: Edge
@@ -659,107 +643,3 @@ def _cross_edge(
     return events
 
 
-def follow_criticals(
-    state: IronOakState,
-    events: Sequence[DomainEvent],
-    dice: DiceSource,
-    fold: Fold,
-    choices: criticals.CollateralChoices | None = None,
-) -> list[DomainEvent]:
-    """Resolve the criticals a refloat, spar, ram or gunnery event names (IO-6.3), in order,
-    including those of the ships a Boiler, Explosion or Magazine attacks in turn: each named
-    critical goes through :func:`criticals.apply_critical` and its own events are followed the
-    same way; a refloat's WL-column roll is 2d6 on the Critical Hit Table's WL column
-    (IO-4.3.1). A unit sunk or destroyed meanwhile takes no further critical.
-
-    Collateral (IO-6.3.4) with more than one location to choose from takes the target side's
-    next choice from ``choices``; when that choice has not been made yet the events stop with
-    a :class:`CollateralAwaited` (the caller stops too, see ``turn_events.paused``). Without
-    ``choices`` (Wake 1.0) the computer chooses."""
-    out: list[DomainEvent] = []
-    scratch = state
-    opts = critical_options(state)
-    queue = list(events)
-    hit_at: dict[str, str] = {}  # the location each unit was last hit on (Collateral needs it)
-    while queue:
-        event = queue.pop(0)
-        out.append(event)
-        scratch = fold(scratch, event)
-        named: list[tuple[str, str, str | None]] = []  # (unit, critical, location)
-        if isinstance(event, GunneryResolved):
-            hit_at[event.target] = event.location
-        elif isinstance(event, RefloatAttempted):
-            if event.critical:
-                named.append((event.ship, event.critical, None))
-            if event.wl_column_roll:
-                roll, rolled = _wl_column(scratch, event.ship, dice)
-                out += [roll, rolled]
-                scratch = fold(fold(scratch, roll), rolled)
-                named.append((event.ship, rolled.critical, "WL"))
-        elif isinstance(event, SparResolved | RamResolved) and event.critical:
-            named.append((event.ship, event.critical, "WL"))
-        elif isinstance(event, CriticalRolled):
-            named.append((event.unit, event.critical, hit_at.get(event.unit)))
-        for unit, name, location in named:
-            if not _in_play(scratch, unit):
-                continue
-            chosen: str | None = None
-            if choices is not None and location is not None:
-                candidates = _collateral_choice(scratch, unit, name, location)
-                if len(candidates) > 1:
-                    chosen = choices.take()
-                    if chosen is None:  # the target's side chooses: the resolution stops
-                        return [*out, _awaited(scratch, unit, name, location, candidates)]
-            queue[:0] = criticals.apply_critical(
-                scratch, unit, name, dice, opts, location=location, collateral_to=chosen
-            )
-    return out
-
-
-def _collateral_choice(state: IronOakState, unit: str, name: str, location: str) -> list[str]:
-    """The locations the target's side chooses among if critical ``name`` on ``unit`` takes
-    effect as Collateral after a hit on ``location`` (IO-6.3.4), else none."""
-    if not criticals.becomes_collateral(state, unit, name):
-        return []
-    return list(criticals.collateral_candidates(state, unit, location))
-
-
-def _awaited(
-    state: IronOakState, unit: str, name: str, hit: str, candidates: Sequence[str]
-) -> CollateralAwaited:
-    ship = state.ships[unit]
-    return CollateralAwaited(
-        unit=unit,
-        side=controller(state, unit),
-        critical=name,
-        hit=hit,
-        candidates=list(candidates),
-        shields={c: ship.shield(cast(Location, c)) for c in candidates},
-    )
-
-
-def _in_play(state: IronOakState, unit: str) -> bool:
-    if unit in state.ships:
-        return state.ships[unit].afloat
-    return unit in state.sections and not state.sections[unit].destroyed
-
-
-def _wl_column(
-    state: IronOakState, ship: str, dice: DiceSource
-) -> tuple[DomainEvent, CriticalRolled]:
-    table = state.data.tables.critical_table
-    entries: Mapping[int, str] = table.wl_other
-    s = state.ships[ship]
-    roll = table_roll(
-        dice,
-        expression=table.dice,
-        table=lambda total: (entries[total], 0),  # luck-neutral: which critical
-        side=other(s.side),
-        purpose="critical",
-        rule="IO-4.3.1",
-        subject=ship,
-        target_unit=ship,
-    )
-    return roll, CriticalRolled(
-        unit=ship, column="wl_other", total=roll.roll.total, critical=roll.outcome
-    )

@@ -18,6 +18,7 @@ from domain.rulesets.iron_oak import bot, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
 from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
+from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.options import (
     LEGACY_READINGS,
     REPLAYS,
@@ -114,7 +115,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         return rules.decide(state, side, command, dice)
 
     def evolve(self, state: IronOakState, event: DomainEvent) -> IronOakState:
-        return rules.evolve(state, event)
+        return evolve(state, event)
 
     def to_act(self, state: IronOakState) -> list[str | None]:
         return list(to_act(state))

@@ -28,6 +28,7 @@ from domain.rulesets.iron_oak.data import (
     ShipCard,
     Side,
 )
+from domain.rulesets.iron_oak.markers import first_marker_level
 from domain.rulesets.iron_oak.options import IronOakOptions
 
 Cell = tuple[int, int]
@@ -320,11 +321,8 @@ def initial_state(scenario: Scenario, data: DataSet) -> IronOakState:
 
     A starting critical whose marker has a value takes its first value, as a 1st critical in
     play would set it: Armament −2, or −1 for a ship whose guns are all limited (IO-6.3.1,
-    IO-6.2.3A); Speed −1 (IO-6.3.15) — :func:`criticals.first_marker_level`.
+    IO-6.2.3A); Speed −1 (IO-6.3.15) — :func:`markers.first_marker_level`.
     """
-    # imported here: criticals imports this module (through gunnery)
-    from domain.rulesets.iron_oak.criticals import first_marker_level
-
     ships: dict[str, ShipState] = {}
     for setup in scenario.ships:
         on_map = isinstance(setup.at, tuple)

@@ -17,7 +17,8 @@ from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals, gunnery
 from domain.rulesets.iron_oak.commands import Status
-from domain.rulesets.iron_oak.criticals import CollateralChoices, CriticalOptions
+from domain.rulesets.iron_oak.critical_chain import critical_options, follow_criticals
+from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
@@ -34,16 +35,6 @@ from domain.rulesets.iron_oak.turn_events import (
     StatusChosen,
     paused,
 )
-
-
-def critical_options(state: IronOakState) -> CriticalOptions:
-    o = state.options
-    return CriticalOptions(
-        explosion_fire_level=o.explosion_fire_level,
-        crew_loss_bands=o.crew_loss_bands,
-        engine_damaged_response=o.engine_damaged_response,
-        smokestack_response=o.smokestack_response,
-    )
 
 
 def _own_unit(state: IronOakState, side: Side, unit: str, rule: str) -> bool:
@@ -143,7 +134,6 @@ def run_status(
             if state.rules_version >= (1, 1):
                 # an Explosion's attacks may roll criticals on the ships around: they take
                 # effect at once (IO-6.3), as after gunnery; 1.0 left them unapplied
-                from domain.rulesets.iron_oak.orders import follow_criticals  # orders imports us
 
                 new = follow_criticals(scratch, new, dice, fold, collateral)
             emit(new)
