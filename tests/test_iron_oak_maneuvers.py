@@ -15,12 +15,13 @@ import pytest
 from domain.dice import FixedDice, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled
+from domain.rulesets.iron_oak.crossing_t import check_cross_t, cross_t
 from domain.rulesets.iron_oak.data import Box, Current, bundled_scenario, resolve_data
-from domain.rulesets.iron_oak.events import HazardChecked
-from domain.rulesets.iron_oak.evolve import evolve
-from domain.rulesets.iron_oak.maneuvers import (
+from domain.rulesets.iron_oak.drift import drift
+from domain.rulesets.iron_oak.events import (
     ContactRolled,
     CrossTAttempted,
+    HazardChecked,
     RamAftermath,
     RamResolved,
     RefloatAttempted,
@@ -30,17 +31,11 @@ from domain.rulesets.iron_oak.maneuvers import (
     TowAttached,
     TowReleased,
     UnfoulAttempted,
-    apply,
-    attach_tow,
-    check_cross_t,
-    check_ram,
-    cross_t,
-    drift,
-    ram_spar,
-    refloat,
-    release_tow,
-    unfoul,
 )
+from domain.rulesets.iron_oak.evolve import evolve
+from domain.rulesets.iron_oak.maneuvers import apply
+from domain.rulesets.iron_oak.ramming import check_ram, ram_spar
+from domain.rulesets.iron_oak.refloat import refloat
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     IronOakState,
@@ -48,6 +43,8 @@ from domain.rulesets.iron_oak.state import (
     fold_all,
     initial_state,
 )
+from domain.rulesets.iron_oak.towing import attach_tow, release_tow
+from domain.rulesets.iron_oak.unfoul import unfoul
 
 DATA = resolve_data()
 HERE = (2, 1)  # depth 5 in wassaw_sound: no shallows for atlanta (draft 5) or weehawken (3)

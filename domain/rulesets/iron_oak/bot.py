@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import WakeError
-from domain.rulesets.iron_oak import gunnery, maneuvers, movement
+from domain.rulesets.iron_oak import crossing_t, gunnery, movement, ramming
 from domain.rulesets.iron_oak.commands import (
     ORDER_KINDS,
     AssignOrders,
@@ -177,13 +177,13 @@ def plan_order(state: IronOakState, ship: str) -> str:
     for target in here:
         card = state.card(ship)
         try:
-            maneuvers.check_ram(state, ship, target, card.spar is not None, card.ram is not None)
+            ramming.check_ram(state, ship, target, card.spar is not None, card.ram is not None)
             return "ram"
         except WakeError:
             pass
     for target in here:
         try:
-            maneuvers.check_cross_t(state, ship, target, "bow_on")
+            crossing_t.check_cross_t(state, ship, target, "bow_on")
             if state.relation(target, ship) is None:
                 return "cross_t"
         except WakeError:

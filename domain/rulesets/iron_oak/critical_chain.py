@@ -24,9 +24,7 @@ from domain.rulesets.iron_oak.events import (
 )
 from domain.rulesets.iron_oak.sequence import controller, other
 from domain.rulesets.iron_oak.state import Fold, IronOakState
-from domain.rulesets.iron_oak.turn_events import (
-    CollateralAwaited,
-)
+from domain.rulesets.iron_oak.turn_events import CollateralAwaited
 
 
 def critical_options(state: IronOakState) -> CriticalOptions:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from domain.events import DomainEvent, GameEnded
-from domain.rulesets.iron_oak import criticals, gunnery, hands, maneuvers
+from domain.rulesets.iron_oak import criticals, gunnery, hands, maneuvers, unfoul
 from domain.rulesets.iron_oak.data import Location
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
@@ -69,7 +69,7 @@ def evolve(state: IronOakState, event: DomainEvent) -> IronOakState:
     state = gunnery.apply(state, event)
     state = criticals.apply(state, event)
     state = maneuvers.apply(state, event)
-    return maneuvers.still_fouled(_turn(state, event))
+    return unfoul.still_fouled(_turn(state, event))
 
 
 def _ship(state: IronOakState, ship: str, **update: object) -> IronOakState:
@@ -150,16 +150,14 @@ def _turn(state: IronOakState, event: DomainEvent) -> IronOakState:
             cards[ship] = SealedOrder(digest=digest, number=event.numbers.get(ship, 0))
         where = {s.id: s.cell for s in state.ships.values() if s.afloat and s.cell is not None}
         cells = {**state.order_cells, event.side: where}
-        since = maneuvers.first_fouled_order_phases(state, event.seals)  # IO-4.4
+        since = unfoul.first_fouled_order_phases(state, event.seals)  # IO-4.4
         return state.model_copy(
             update={"orders": cards, "order_cells": cells, "fouled_since": since}
         )
     if isinstance(event, OrderRevealed):
         cards = dict(state.orders)
         cards[event.ship] = cards[event.ship].model_copy(update={"order": event.order})
-        return state.model_copy(
-            update={"orders": cards, "pending_move": pending_from(event)}
-        )
+        return state.model_copy(update={"orders": cards, "pending_move": pending_from(event)})
     if isinstance(event, CardPlayed):
         held = dict(state.hands)
         held[event.side] = hands.remove_one(held.get(event.side, ()), event.card)

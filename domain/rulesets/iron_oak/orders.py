@@ -19,7 +19,16 @@ from domain.chance import opposed_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak import criticals, maneuvers, movement
+from domain.rulesets.iron_oak import (
+    criticals,
+    crossing_t,
+    drift,
+    movement,
+    ramming,
+    refloat,
+    towing,
+    unfoul,
+)
 from domain.rulesets.iron_oak.commands import (
     AssignOrders,
     CardPlay,
@@ -101,7 +110,7 @@ def decide_orders(state: IronOakState, side: Side, command: AssignOrders) -> lis
     for tower in command.release_tows:
         if tower not in ships:
             raise IllegalCommand(f"{tower} is not a {side} ship under command", rule="IO-5.3")
-        events += maneuvers.release_tow(state, tower)
+        events += towing.release_tow(state, tower)
     return [
         *events,
         OrdersAssigned(
@@ -184,7 +193,7 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
             rule="IO-6.2.3H",
         )
     if command.attach is not None:
-        for event in maneuvers.attach_tow(state, ship, command.attach):
+        for event in towing.attach_tow(state, ship, command.attach):
             state = evolve(state, event)  # the tow is attached before the move (IO-5.3)
         s = state.ships[ship]
     if s.towed_by is not None and order in ("maneuver_1", "maneuver_2"):
@@ -213,12 +222,12 @@ def check_order(state: IronOakState, command: RevealOrder) -> None:
         if command.target is None or command.kind is None:
             raise InvalidCommand("crossing the T names a target and bow_on or stern_on")
         _started_together(state, ship, command.target, "IO-5.5")
-        maneuvers.check_cross_t(state, ship, command.target, command.kind, _failed_t(state, ship))
+        crossing_t.check_cross_t(state, ship, command.target, command.kind, _failed_t(state, ship))
     elif order == "ram":
         if command.target is None:
             raise InvalidCommand("a ram/spar order names its target", rule="IO-5.6")
         _started_together(state, ship, command.target, "IO-5.6")
-        maneuvers.check_ram(
+        ramming.check_ram(
             state,
             ship,
             command.target,
@@ -472,15 +481,15 @@ def carry_out(
     dwf = state.options.drift_when_fouled_with
     events: list[DomainEvent] = []
     if order.attach is not None:
-        events += maneuvers.attach_tow(state, ship, order.attach)
+        events += towing.attach_tow(state, ship, order.attach)
     scratch = fold_all(state, events, fold)
-    drift = order.drift or order.order == "drift"
+    drifting = order.drift or order.order == "drift"
     check = [e for e in scratch.effects if e.unit == ship and e.use == "drift_check"]
-    if check and not drift:
+    if check and not drifting:
         events += _drift_check(scratch, ship, check[0].card, dice)
-        drift = not cast(DriftCheck, events[-1]).passed
+        drifting = not cast(DriftCheck, events[-1]).passed
         scratch = fold_all(state, events, fold)
-    if drift:
+    if drifting:
         s = scratch.ships[ship]
         _, reason = movement.can_move(scratch, ship, dwf)
         if (
@@ -488,7 +497,7 @@ def carry_out(
             and reason not in ("stuck", "towed")
             and not _drifted_with_group(scratch, ship)
         ):
-            events += maneuvers.drift(scratch, ship, dice, dwf)
+            events += drift.drift(scratch, ship, dice, dwf)
         return events
     kind = order.order
     if kind == "anchor":
@@ -499,17 +508,17 @@ def carry_out(
         assert order.target is not None
         return [*events, OpposingManeuver(ship=ship, target=order.target)]
     if kind == "refloat":
-        new = maneuvers.refloat(scratch, ship, dice)
+        new = refloat.refloat(scratch, ship, dice)
         return events + follow_criticals(scratch, new, dice, fold, choices)
     if kind == "unfoul":
         if scratch.rules_version >= (1, 1):  # IO-4.4: this turn's Order Phase was its first
             first = scratch.fouled_since.get(ship) == scratch.turn  # fouled with a movable ship
         else:  # 1.0: its first unfoul attempt since it was fouled
             first = ship not in scratch.first_fouled
-        return events + maneuvers.unfoul(scratch, ship, dice, first)
+        return events + unfoul.unfoul(scratch, ship, dice, first)
     if kind == "cross_t":
         assert order.target is not None and order.kind is not None
-        return events + maneuvers.cross_t(
+        return events + crossing_t.cross_t(
             scratch,
             ship,
             order.target,
@@ -522,7 +531,7 @@ def carry_out(
         )
     if kind == "ram":
         assert order.target is not None
-        new = maneuvers.ram_spar(
+        new = ramming.ram_spar(
             scratch,
             ship,
             order.target,
