@@ -26,14 +26,7 @@ from domain.rulesets.iron_oak.criticals import (
     apply,
     apply_critical,
     armament_penalty,
-    blocks_t_ram_spar,
-    check_repair_party,
     collateral_location,
-    fire_status,
-    ram_modifiers,
-    repair_attempt,
-    repair_target,
-    response_modifiers,
 )
 from domain.rulesets.iron_oak.data import GunSection, bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.events import (
@@ -43,7 +36,10 @@ from domain.rulesets.iron_oak.events import (
     FireChanged,
     GunneryResolved,
 )
+from domain.rulesets.iron_oak.repair import check_repair_party, repair_attempt, repair_target
+from domain.rulesets.iron_oak.responses import blocks_t_ram_spar, response_modifiers
 from domain.rulesets.iron_oak.state import CriticalState, IronOakState, initial_state
+from domain.rulesets.iron_oak.status import fire_status
 
 DATA = resolve_data()
 
@@ -577,13 +573,6 @@ def test_response_modifiers() -> None:
     rules = {m.rule for m in response_modifiers(state, "cumberland", off)}
     assert "IO-6.3.6" not in rules and "IO-6.3.16" not in rules and "IO-6.3.2" in rules
     assert response_modifiers(game(), "cumberland") == []
-
-
-def test_ram_modifier() -> None:
-    """IO-6.3.12: −5 to ram resolution."""
-    state = game(cumberland={"criticals": crits(ram=(1, 0))})
-    assert [m.value for m in ram_modifiers(state, "cumberland")] == [-5]
-    assert ram_modifiers(game(), "cumberland") == []
 
 
 # --------------------------------------------------------------------------- IO-3.1.1 repair

@@ -22,7 +22,7 @@ from domain.dice import FixedDice
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
 from domain.rulesets.iron_oak import criticals, gunnery
-from domain.rulesets.iron_oak.criticals import FORT_NO_EFFECT, apply_critical, fire_status
+from domain.rulesets.iron_oak.criticals import FORT_NO_EFFECT, apply_critical
 from domain.rulesets.iron_oak.data import bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.events import (
     CriticalApplied,
@@ -39,6 +39,7 @@ from domain.rulesets.iron_oak.gunnery import (
     resolve_fire,
 )
 from domain.rulesets.iron_oak.state import CardEffect, CriticalState, IronOakState, initial_state
+from domain.rulesets.iron_oak.status import fire_status
 
 DATA = resolve_data()
 TABLES = DATA.tables

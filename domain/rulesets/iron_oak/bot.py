@@ -35,11 +35,7 @@ from domain.rulesets.iron_oak.commands import (
     RevealOrder,
     Status,
 )
-from domain.rulesets.iron_oak.criticals import (
-    check_repair_party,
-    preferred_collateral,
-    repair_target,
-)
+from domain.rulesets.iron_oak.criticals import preferred_collateral
 from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
@@ -52,6 +48,7 @@ from domain.rulesets.iron_oak.orders import (
     paths,
     retire_edge,
 )
+from domain.rulesets.iron_oak.repair import check_repair_party, repair_target
 from domain.rulesets.iron_oak.sequence import (
     controller,
     may_exchange,

@@ -1,4 +1,4 @@
-"""Iron & Oak critical effects (IO-6.3.1 – IO-6.3.17), repair (IO-3.1.1) and fire status (IO-3.1.2).
+"""Iron & Oak critical effects (IO-6.3.1 – IO-6.3.17) on ships and fort sections.
 
 Pure functions; the state passed in is never changed.
 
@@ -9,35 +9,28 @@ Pure functions; the state passed in is never changed.
   into another (Jam on a non-monitor, Smokestack on a monitor and Spar Torpedo on a ship without
   one become Collateral; a 2nd Engine-Damaged becomes Engine-Stopped) gives the event of the
   critical that actually takes effect, with a ``note`` naming the roll.
-* :func:`response_modifiers` gives the response-dice modifiers of a ship that is the target of
-  a Crossing-the-T or a ram/spar attempt; :func:`blocks_t_ram_spar` tells whether Rudder or
-  Steering forbids the ship to cross the T or ram/spar (IO-6.3.13, IO-6.3.17);
-  :func:`armament_penalty` (defined in :mod:`gunnery`, which applies it) gives the Armament
-  marker's value for one gun section.
-* :func:`check_repair_party` / :func:`repair_attempt` (IO-3.1.1) and :func:`fire_status`
-  (IO-3.1.2, ships and fort sections) are Status Phase steps.
+* Collateral (IO-6.3.4): :func:`collateral_candidates` are the locations the target's side
+  chooses among; :mod:`.critical_chain` stops a resolution for that choice.
 * :func:`apply` folds the events defined here (and only those) into the state. Hull hits sink a
   ship through the gunnery module's :func:`gunnery.sink` (IO-6.2.3J); crew damage reaching the
   card's heavy threshold makes an active ship retire (IO-6.2.3G/H).
 
+Elsewhere: the response dice and the helm bars (:mod:`.responses`), repair parties
+(:mod:`.repair`, IO-3.1.1), the fire-level check (:func:`status.fire_status`, IO-3.1.2), the
+marker values (:mod:`.markers`).
+
 Who rolls: damage, crew-loss, fire and steering rolls are recorded for the opponent of the
-unit's (effective) side, as the movement module does for mine damage; the repair roll is the
-owner's, against the opponent's d10.
+unit's (effective) side, as the movement module does for mine damage.
 
 Readings of the seed ([AMBIG] in the digest) are switches in :class:`CriticalOptions`. Other
-choices, documented where they are made: the computer's choice of Collateral location for
-"the target" (:func:`preferred_collateral`; a player chooses with ``collateral_to``), the
-crew-loss bands use the card's full crew factor, a critical's fire only ever raises the fire
-level, Boiler crew loss is not capped (only Crew, Explosion and Magazine are "as for Crew"),
-a 2nd Rudder has no printed effect (the count only grows), the
-Steering direction is stored as the marker ``level`` (:data:`STEERING_VERTICAL` /
-:data:`STEERING_HORIZONTAL`), Armament markers are per unit (:func:`armament_penalty`), a
-starting critical with a marker value takes its first value (:func:`first_marker_level`), the
+choices, documented where they are made: the bot's choice of Collateral location
+(:func:`preferred_collateral`), the crew-loss bands use the card's full crew factor, a
+critical's fire only ever raises the fire level, Boiler crew loss is not capped (only Crew,
+Explosion and Magazine are "as for Crew"), a 2nd Rudder has no printed effect (the count only
+grows), the Steering direction is stored as the marker ``level`` (:data:`STEERING_VERTICAL` /
+:data:`STEERING_HORIZONTAL`), Armament markers are per unit (:func:`armament_penalty`), the
 attacks on other ships (:func:`attack_targets`) and criticals on fort sections
 (:func:`apply_critical`).
-
-Not covered: placing and withdrawing repair parties as events, repair parties on forts, and the
-smoke-removal check (IO-3.1 c).
 """
 
 from __future__ import annotations
@@ -47,14 +40,13 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.chance import opposed_roll, table_roll
-from domain.dice import DiceSource, Modifier
+from domain.chance import table_roll
+from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
 from domain.rulesets.iron_oak import gunnery
 from domain.rulesets.iron_oak.data import (
     CRITICAL_NAMES,
-    REPAIRABLE_CRITICALS,
     GunSection,
     Location,
 )
@@ -63,10 +55,8 @@ from domain.rulesets.iron_oak.gunnery import (
     FORT_LOCATION,
     Range,
     damage_section,
-    effective_side,
     fort_section_card,
     full_crew,
-    guns_of,
     opponent_of,
     sink,
     unit,
@@ -125,7 +115,6 @@ FIRE_START_DIE = "d10"  # IO-6.3.9
 STEERING_DIE = "d6"  # IO-6.3.17
 STEERING_VERTICAL = 1  # Steering marker level: d6 1-3, the ship may move only vertically
 STEERING_HORIZONTAL = 2  # d6 4-6: only horizontally
-RAM_RESOLUTION = -5  # IO-6.3.12
 
 FORT_NO_EFFECT = frozenset(
     {
@@ -142,21 +131,6 @@ FORT_NO_EFFECT = frozenset(
 )
 """Criticals with no meaning for a fort section (no engine, boiler, ram, spar, funnel or helm):
 no effect, recorded as a :class:`CriticalApplied` with a note."""
-
-RESPONSE: dict[str, int] = {
-    "boiler": -5,  # IO-6.3.2
-    "captain": -1,  # IO-6.3.3
-    "engine_damaged": -2,  # IO-6.3.6 [AMBIG]
-    "engine_stopped": -5,  # IO-6.3.7
-    "smokestack": -2,  # IO-6.3.16 [AMBIG]
-    "steering": -3,  # IO-6.3.17
-}
-"""Response-dice modifiers against Crossing-the-T and ram/spar (Speed uses its marker value)."""
-
-REPAIR_ORDER = ("engine_stopped", "engine_damaged", "steering", "rudder", "armament", "jam")
-"""The critical a repair party attempts when none is named (IO-3.1.1): power first, then
-manoeuvrability, then guns."""
-assert set(REPAIR_ORDER) == REPAIRABLE_CRITICALS
 
 # IO-6.3.4: neighbouring locations for Collateral; several entries: the target's choice
 COLLATERAL_NEIGHBOURS: dict[str, tuple[Location, ...]] = {
@@ -776,180 +750,6 @@ def _fort_critical(
             marker=False,
             note="no effect on a fort section",
         )
-    ]
-
-
-# --------------------------------------------------------------------------- modifiers
-
-
-def response_modifiers(
-    state: IronOakState, ship_id: str, options: CriticalOptions = DEFAULT_OPTIONS
-) -> list[Modifier]:
-    """Modifiers to the dice ``ship_id`` rolls as the target of a Crossing-the-T or a ram/spar
-    attempt: Boiler −5 (IO-6.3.2), Captain −1 (IO-6.3.3), Engine-Damaged −2 (IO-6.3.6 [AMBIG],
-    ``options.engine_damaged_response``), Engine-Stopped −5 (IO-6.3.7), Speed marker −1/−2
-    (IO-6.3.15), Smokestack −2 (IO-6.3.16 [AMBIG], ``options.smokestack_response``),
-    Steering −3 (IO-6.3.17)."""
-    ship = _ship(state, ship_id)
-    off = set()
-    if not options.engine_damaged_response:
-        off.add("engine_damaged")
-    if not options.smokestack_response:
-        off.add("smokestack")
-    out: list[Modifier] = []
-    for name in RULES:
-        if name not in ship.criticals or name in off:
-            continue
-        value = ship.criticals[name].level if name == "speed" else RESPONSE.get(name, 0)
-        if value:
-            label = name.replace("_", " ").capitalize()
-            out.append(Modifier(value, RULES[name], f"{ship_id} {label} critical"))
-    return out
-
-
-def blocks_t_ram_spar(state: IronOakState, ship_id: str) -> str | None:
-    """The rule that forbids ``ship_id`` to cross the T or ram/spar (Rudder IO-6.3.13, Steering
-    IO-6.3.17), or None."""
-    ship = _ship(state, ship_id)
-    for name in ("rudder", "steering"):
-        if name in ship.criticals:
-            return RULES[name]
-    return None
-
-
-def ram_modifiers(state: IronOakState, ship_id: str) -> list[Modifier]:
-    """The Ram critical's −5 to ram resolution (IO-6.3.12 [AMBIG]: printed under Magazine)."""
-    if "ram" in _ship(state, ship_id).criticals:
-        return [Modifier(RAM_RESOLUTION, RULES["ram"], f"{ship_id} Ram critical")]
-    return []
-
-
-# --------------------------------------------------------------------------- repair
-
-
-def check_repair_party(state: IronOakState, ship_id: str) -> None:
-    """IO-3.1.1: a unit (ship or fort section) may place a repair party if it is not at full
-    crew damage, has none and is not captured (and is afloat / not destroyed). Raises
-    IllegalCommand otherwise."""
-    u = unit(state, ship_id)
-    if isinstance(u, FortSectionState):
-        if u.destroyed:
-            raise IllegalCommand(f"{ship_id} is destroyed", rule="IO-3.1.1")
-    else:
-        if not u.afloat:
-            raise IllegalCommand(f"{ship_id} is not afloat", rule="IO-3.1.1")
-        if u.status == "captured" or u.captured_by is not None:
-            raise IllegalCommand(f"{ship_id} has been captured", rule="IO-3.1.1")
-    if u.repair_party:
-        raise IllegalCommand(f"{ship_id} already has a repair party", rule="IO-3.1.1")
-    if u.crew_damage >= full_crew(state, ship_id):
-        raise IllegalCommand(f"{ship_id} is at full crew damage", rule="IO-3.1.1")
-
-
-def repair_target(state: IronOakState, ship_id: str) -> str | None:
-    """The repairable critical a party attempts by default: the first in :data:`REPAIR_ORDER`."""
-    u = unit(state, ship_id)
-    return next((name for name in REPAIR_ORDER if name in u.criticals), None)
-
-
-def repair_attempt(
-    state: IronOakState, ship_id: str, dice: DiceSource, critical: str | None = None
-) -> list[DomainEvent]:
-    """A repair party attempts one repairable critical (IO-3.1.1): ``critical``, or by default
-    the first of :data:`REPAIR_ORDER` the ship has. The owner rolls ``tables.repair.roll``
-    (d10d4; elite +1, green −1 from the card's quality) against the opponent's
-    ``tables.repair.against`` (d10); strictly greater succeeds. Success: the marker goes, except
-    Armament −4 → −2 (limited −2 → −1). Failure: only the roll.
-
-    Raises:
-        IllegalCommand (IO-3.1.1): no repair party, no (such) repairable critical, not afloat.
-    """
-    ship = unit(state, ship_id)
-    gone = ship.destroyed if isinstance(ship, FortSectionState) else not ship.afloat
-    if gone or not ship.repair_party:
-        raise IllegalCommand(f"{ship_id} has no repair party", rule="IO-3.1.1")
-    name = critical if critical is not None else repair_target(state, ship_id)
-    if name is None or name not in REPAIRABLE_CRITICALS or name not in ship.criticals:
-        what = f"no repairable {name} critical" if critical else "no repairable critical"
-        raise IllegalCommand(f"{ship_id} has {what}", rule="IO-3.1.1")
-    tables = state.data.tables
-    quality = "regular" if isinstance(ship, FortSectionState) else state.card(ship_id).quality
-    mods: list[Modifier] = []
-    if quality == "elite":
-        mods.append(Modifier(tables.modifiers.elite_repair, "IO-3.1.1", "elite crew"))
-    if quality == "green":
-        mods.append(Modifier(tables.modifiers.green_repair, "IO-3.1.1", "green crew"))
-    roll = opposed_roll(
-        dice,
-        actor=tables.repair.roll,
-        opponent=tables.repair.against,
-        side=effective_side(ship),
-        opponent_side=opponent_of(ship),
-        purpose=f"repair {name.replace('_', ' ')}",
-        rule="IO-3.1.1",
-        subject=ship_id,
-        actor_modifiers=mods,
-    )
-    if not roll.success:
-        return [roll]
-    level = ship.criticals[name].level
-    if name == "armament":
-        steps = ARMAMENT_LIMITED_STEPS if all_limited(guns_of(state, ship_id)) else ARMAMENT_STEPS
-        if level <= steps[-1]:
-            return [roll, CriticalRepaired(unit=ship_id, name=name, removed=False, level=steps[0])]
-    return [roll, CriticalRepaired(unit=ship_id, name=name, removed=True)]
-
-
-# --------------------------------------------------------------------------- fire
-
-
-def fire_status(
-    state: IronOakState,
-    unit_id: str,
-    dice: DiceSource,
-    was_level_5_last_status: bool,
-    options: CriticalOptions = DEFAULT_OPTIONS,
-) -> list[DomainEvent]:
-    """The Status Phase fire check of one ship or fort section (IO-3.1, IO-3.1.2): roll
-    ``tables.fire.change_die`` on the current level's change rows, then take the new level's
-    hits (a fort section's hits count towards its card's ``hits``).
-
-    ``was_level_5_last_status``: the unit's fire stood at level 5 after its side's previous
-    Status Phase. The caller tracks it (the state has no field for it). When it is set and the
-    roll leaves a level-5 fire at 5, the fire has not dropped: the fire marker is removed and
-    the fire resolves as an Explosion critical (IO-6.3.8, the fort version for a section)
-    instead of the level's hits. The caller also checks level-5 fires before the others
-    (IO-3.1). No fire, a sunk ship or a destroyed section: no events.
-    """
-    u = unit(state, unit_id)
-    gone = u.destroyed if isinstance(u, FortSectionState) else not u.afloat
-    if gone or u.fire == 0:
-        return []
-    fire_table = state.data.tables.fire
-    rows = fire_table.levels[u.fire].change
-
-    def change(face: int) -> tuple[str, int]:
-        to = next(row.to for row in rows if row.low <= face <= row.high)
-        return ("out" if to == 0 else f"level {to}"), to
-
-    roll = table_roll(
-        dice,
-        expression=fire_table.change_die,
-        table=change,
-        side=opponent_of(u),
-        purpose="fire level change",
-        rule="IO-3.1.2",
-        subject=unit_id,
-    )
-    rolled = int(roll.value)
-    if u.fire == 5 and rolled == 5 and was_level_5_last_status:
-        changed = FireChanged(unit=unit_id, before=5, rolled=5, after=0, explodes=True)
-        after = apply(state, changed)
-        return [roll, changed, *apply_critical(after, unit_id, "explosion", dice, options)]
-    hits = fire_table.levels[rolled].hits if rolled else 0
-    return [
-        roll,
-        FireChanged(unit=unit_id, before=u.fire, rolled=rolled, after=rolled, hits=hits),
     ]
 
 

@@ -26,6 +26,7 @@ from domain.rulesets.iron_oak import (
     movement,
     ramming,
     refloat,
+    responses,
     towing,
     unfoul,
 )
@@ -524,7 +525,7 @@ def carry_out(
             order.target,
             order.kind,
             dice,
-            criticals.response_modifiers(scratch, order.target, critical_options(scratch)),
+            responses.response_modifiers(scratch, order.target, critical_options(scratch)),
             failed_last_turn=_failed_t(scratch, ship),
             opposed_by=_opposed_by(scratch, ship),
             remove_opposed=scratch.options.remove_opposed,
@@ -538,7 +539,7 @@ def carry_out(
             "spar" in order.attacks,
             "ram" in order.attacks,
             dice,
-            criticals.response_modifiers(scratch, order.target, critical_options(scratch)),
+            responses.response_modifiers(scratch, order.target, critical_options(scratch)),
             attacked_last_turn=_rammed_last_turn(scratch, ship),
             opposed_by=_opposed_by(scratch, ship),
         )

@@ -11,16 +11,16 @@ success lightens the marker one step, heavy to light, light to none); d) new rep
 
 from __future__ import annotations
 
-from domain.chance import target_roll
+from domain.chance import table_roll, target_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak import criticals, gunnery
+from domain.rulesets.iron_oak import criticals, gunnery, repair
 from domain.rulesets.iron_oak.commands import Status
 from domain.rulesets.iron_oak.critical_chain import critical_options, follow_criticals
 from domain.rulesets.iron_oak.criticals import CollateralChoices
 from domain.rulesets.iron_oak.data import Side
-from domain.rulesets.iron_oak.events import SmokeChanged
+from domain.rulesets.iron_oak.events import FireChanged, SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
 from domain.rulesets.iron_oak.state import (
     Fold,
@@ -56,7 +56,7 @@ def _check_choices(state: IronOakState, side: Side, choice: StatusChoice) -> Non
     for unit in choice.place:
         _own_unit(state, side, unit, "IO-3.1.1")
         if unit not in choice.withdraw:
-            criticals.check_repair_party(state, unit)
+            repair.check_repair_party(state, unit)
 
 
 def decide_status(
@@ -119,9 +119,9 @@ def run_status(
         if not gunnery.unit(scratch, uid).repair_party or not _afloat(scratch, uid):
             continue
         wanted = choices[controller(scratch, uid)].repair.get(uid)
-        if wanted is None and criticals.repair_target(scratch, uid) is None:
+        if wanted is None and repair.repair_target(scratch, uid) is None:
             continue
-        emit(criticals.repair_attempt(scratch, uid, dice, wanted))
+        emit(repair.repair_attempt(scratch, uid, dice, wanted))
     # b) fires, level 5 first (IO-3.1, IO-9.3.1)
     opts = critical_options(state)
     units = [s.id for s in scratch.ships.values() if s.afloat and mine(s.id)]
@@ -130,7 +130,7 @@ def run_status(
     burning.sort(key=lambda u: 0 if _fire(scratch, u) == 5 else 1)
     for unit in burning:
         if _fire(scratch, unit) > 0 and _afloat(scratch, unit):
-            new = criticals.fire_status(scratch, unit, dice, unit in scratch.level5, opts)
+            new = fire_status(scratch, unit, dice, unit in scratch.level5, opts)
             if state.rules_version >= (1, 1):
                 # an Explosion's attacks may roll criticals on the ships around: they take
                 # effect at once (IO-6.3), as after gunnery; 1.0 left them unapplied
@@ -165,7 +165,7 @@ def run_status(
     for choice in choices.values():
         for unit in choice.place:
             if _afloat(scratch, unit):
-                criticals.check_repair_party(scratch, unit)
+                repair.check_repair_party(scratch, unit)
                 emit([RepairParty(unit=unit, placed=True)])
     for side in choices:
         level5 = [
@@ -187,3 +187,57 @@ def _afloat(state: IronOakState, unit: str) -> bool:
     if unit in state.ships:
         return state.ships[unit].afloat
     return not state.sections[unit].destroyed
+
+
+def fire_status(
+    state: IronOakState,
+    unit_id: str,
+    dice: DiceSource,
+    was_level_5_last_status: bool,
+    options: criticals.CriticalOptions = criticals.DEFAULT_OPTIONS,
+) -> list[DomainEvent]:
+    """The Status Phase fire check of one ship or fort section (IO-3.1, IO-3.1.2): roll
+    ``tables.fire.change_die`` on the current level's change rows, then take the new level's
+    hits (a fort section's hits count towards its card's ``hits``).
+
+    ``was_level_5_last_status``: the unit's fire stood at level 5 after its side's previous
+    Status Phase. The caller tracks it (the state has no field for it). When it is set and the
+    roll leaves a level-5 fire at 5, the fire has not dropped: the fire marker is removed and
+    the fire resolves as an Explosion critical (IO-6.3.8, the fort version for a section)
+    instead of the level's hits. The caller also checks level-5 fires before the others
+    (IO-3.1). No fire, a sunk ship or a destroyed section: no events.
+    """
+    u = gunnery.unit(state, unit_id)
+    gone = u.destroyed if isinstance(u, FortSectionState) else not u.afloat
+    if gone or u.fire == 0:
+        return []
+    fire_table = state.data.tables.fire
+    rows = fire_table.levels[u.fire].change
+
+    def change(face: int) -> tuple[str, int]:
+        to = next(row.to for row in rows if row.low <= face <= row.high)
+        return ("out" if to == 0 else f"level {to}"), to
+
+    roll = table_roll(
+        dice,
+        expression=fire_table.change_die,
+        table=change,
+        side=gunnery.opponent_of(u),
+        purpose="fire level change",
+        rule="IO-3.1.2",
+        subject=unit_id,
+    )
+    rolled = int(roll.value)
+    if u.fire == 5 and rolled == 5 and was_level_5_last_status:
+        changed = FireChanged(unit=unit_id, before=5, rolled=5, after=0, explodes=True)
+        after = criticals.apply(state, changed)
+        return [
+            roll,
+            changed,
+            *criticals.apply_critical(after, unit_id, "explosion", dice, options),
+        ]
+    hits = fire_table.levels[rolled].hits if rolled else 0
+    return [
+        roll,
+        FireChanged(unit=unit_id, before=u.fire, rolled=rolled, after=rolled, hits=hits),
+    ]
