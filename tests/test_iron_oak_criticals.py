@@ -28,7 +28,7 @@ from domain.rulesets.iron_oak.criticals import (
     armament_penalty,
     collateral_location,
 )
-from domain.rulesets.iron_oak.data import GunSection, bundled_scenario, resolve_data
+from domain.rulesets.iron_oak.data import bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.events import (
     CriticalApplied,
     CriticalRepaired,
@@ -38,6 +38,7 @@ from domain.rulesets.iron_oak.events import (
 )
 from domain.rulesets.iron_oak.repair import check_repair_party, repair_attempt, repair_target
 from domain.rulesets.iron_oak.responses import blocks_t_ram_spar, response_modifiers
+from domain.rulesets.iron_oak.ship_cards import GunSection
 from domain.rulesets.iron_oak.state import CriticalState, IronOakState, initial_state
 from domain.rulesets.iron_oak.status import fire_status
 

@@ -19,9 +19,10 @@ import pytest
 from domain.engine import Session, header_for, replay
 from domain.explain import explain_event
 from domain.record import read_record_file
-from domain.rulesets.iron_oak.data import DamageChart, resolve_data
+from domain.rulesets.iron_oak.data import resolve_data
 from domain.rulesets.iron_oak.gunnery import read_chart
 from domain.rulesets.iron_oak.options import ShieldLine
+from domain.rulesets.iron_oak.tables import DamageChart
 from tests.helpers import FIXTURES
 from tests.test_iron_oak_turn import (
     GAME_ID,

@@ -15,11 +15,9 @@ from typing import Any
 import pytest
 
 from domain.errors import ScenarioError
+from domain.rulesets.iron_oak.basics import CRITICAL_NAMES
 from domain.rulesets.iron_oak.data import (
     BUNDLED_SCENARIOS,
-    CRITICAL_NAMES,
-    GunSection,
-    ShipCard,
     bundled_cards,
     bundled_forts,
     bundled_scenario,
@@ -32,6 +30,7 @@ from domain.rulesets.iron_oak.data import (
     read_json,
     resolve_data,
 )
+from domain.rulesets.iron_oak.ship_cards import GunSection, ShipCard
 
 
 def raw(name: str) -> Any:

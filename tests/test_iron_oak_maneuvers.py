@@ -16,7 +16,7 @@ from domain.dice import FixedDice, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled
 from domain.rulesets.iron_oak.crossing_t import check_cross_t, cross_t
-from domain.rulesets.iron_oak.data import Box, Current, bundled_scenario, resolve_data
+from domain.rulesets.iron_oak.data import bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.drift import drift
 from domain.rulesets.iron_oak.events import (
     ContactRolled,
@@ -36,6 +36,7 @@ from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.maneuvers import apply
 from domain.rulesets.iron_oak.ramming import check_ram, ram_spar
 from domain.rulesets.iron_oak.refloat import refloat
+from domain.rulesets.iron_oak.scenario import Box, Current
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     IronOakState,

@@ -13,7 +13,7 @@ import pytest
 from domain.dice import FixedDice, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled
-from domain.rulesets.iron_oak.data import Box, Current, bundled_scenario, resolve_data
+from domain.rulesets.iron_oak.data import bundled_scenario, resolve_data
 from domain.rulesets.iron_oak.events import HazardChecked
 from domain.rulesets.iron_oak.movement import (
     DriftWhenFouledWith,
@@ -27,6 +27,7 @@ from domain.rulesets.iron_oak.movement import (
     move_modifiers,
     resolve_move,
 )
+from domain.rulesets.iron_oak.scenario import Box, Current
 from domain.rulesets.iron_oak.state import CriticalState, IronOakState, initial_state
 
 DATA = resolve_data()

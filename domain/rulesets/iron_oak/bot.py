@@ -20,6 +20,7 @@ from typing import Any
 
 from domain.errors import WakeError
 from domain.rulesets.iron_oak import crossing_t, gunnery, movement, ramming
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import (
     ORDER_KINDS,
     AssignOrders,
@@ -36,7 +37,6 @@ from domain.rulesets.iron_oak.commands import (
     Status,
 )
 from domain.rulesets.iron_oak.criticals import preferred_collateral
-from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.hands import full_deck
 from domain.rulesets.iron_oak.orders import (
     MOVES,

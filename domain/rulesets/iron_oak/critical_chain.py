@@ -13,8 +13,8 @@ from domain.chance import table_roll
 from domain.dice import DiceSource
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals
+from domain.rulesets.iron_oak.basics import Location
 from domain.rulesets.iron_oak.criticals import CriticalOptions
-from domain.rulesets.iron_oak.data import Location
 from domain.rulesets.iron_oak.events import (
     CriticalRolled,
     GunneryResolved,

@@ -45,11 +45,7 @@ from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
 from domain.rulesets.iron_oak import gunnery
-from domain.rulesets.iron_oak.data import (
-    CRITICAL_NAMES,
-    GunSection,
-    Location,
-)
+from domain.rulesets.iron_oak.basics import CRITICAL_NAMES, Location
 from domain.rulesets.iron_oak.events import CriticalApplied, CriticalRepaired, FireChanged
 from domain.rulesets.iron_oak.gunnery import (
     FORT_LOCATION,
@@ -68,6 +64,7 @@ from domain.rulesets.iron_oak.markers import (
     SPEED_STEPS,
     all_limited,
 )
+from domain.rulesets.iron_oak.ship_cards import GunSection
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     FortSectionState,

@@ -10,7 +10,7 @@ from domain.chance import table_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak.data import Edge
+from domain.rulesets.iron_oak.basics import Edge
 from domain.rulesets.iron_oak.events import ShipDrifted
 from domain.rulesets.iron_oak.maneuvers import apply, drift_group, named_ship, on_map_cell, side_of
 from domain.rulesets.iron_oak.movement import (

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.events import DomainEvent, EventRegistry
-from domain.rulesets.iron_oak.data import Edge, Location
+from domain.rulesets.iron_oak.basics import Edge, Location
 from domain.rulesets.iron_oak.state import PairKind
 
 

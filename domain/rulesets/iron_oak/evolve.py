@@ -10,7 +10,7 @@ from typing import cast
 
 from domain.events import DomainEvent, GameEnded
 from domain.rulesets.iron_oak import criticals, gunnery, hands, maneuvers, unfoul
-from domain.rulesets.iron_oak.data import Location
+from domain.rulesets.iron_oak.basics import Location
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
     HazardChecked,

@@ -19,10 +19,10 @@ from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import gunnery
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import DeclareFire, RespondFire
 from domain.rulesets.iron_oak.critical_chain import follow_criticals
 from domain.rulesets.iron_oak.criticals import CollateralChoices
-from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import GunneryResolved
 from domain.rulesets.iron_oak.gunnery import GunneryOptions
 from domain.rulesets.iron_oak.hands import check_play, hand, played

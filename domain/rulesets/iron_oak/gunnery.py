@@ -53,18 +53,11 @@ from domain.chance import opposed_roll, table_roll
 from domain.dice import DiceSource, Modifier, joint, modified_distribution, parse
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DiceRolled, DomainEvent
-from domain.rulesets.iron_oak.data import (
-    ChartRow,
-    DamageChart,
-    FortSection,
-    GunSection,
-    HitLocation,
-    Location,
-    Side,
-)
+from domain.rulesets.iron_oak.basics import Location, Side
 from domain.rulesets.iron_oak.events import CriticalRolled, GunneryResolved, SmokeChanged
 from domain.rulesets.iron_oak.markers import all_limited
 from domain.rulesets.iron_oak.options import ShieldLine
+from domain.rulesets.iron_oak.ship_cards import FortSection, GunSection, HitLocation
 from domain.rulesets.iron_oak.state import (
     Cell,
     FortSectionState,
@@ -72,6 +65,7 @@ from domain.rulesets.iron_oak.state import (
     ShipState,
     cell_key,
 )
+from domain.rulesets.iron_oak.tables import ChartRow, DamageChart
 
 Range = Literal["point_blank", "short", "medium", "long"]
 Band = Literal["no_effect", "over", "double", "critical"]

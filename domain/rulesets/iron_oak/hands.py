@@ -16,8 +16,9 @@ from typing import Literal
 from domain.cards import replay_shuffle, shuffle
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
+from domain.rulesets.iron_oak.action_cards import ActionCard
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import CardPlay, Deal, ExchangeCard
-from domain.rulesets.iron_oak.data import ActionCard, Side
 from domain.rulesets.iron_oak.sequence import SIDES, may_exchange
 from domain.rulesets.iron_oak.state import IronOakState
 from domain.rulesets.iron_oak.turn_events import CardExchanged, CardPlayed, CardsDealt

@@ -21,7 +21,7 @@ from domain.dice import Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled, DomainEvent
 from domain.rulesets.iron_oak import movement
-from domain.rulesets.iron_oak.data import Side
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.events import (
     CrossTAttempted,
     RamAftermath,

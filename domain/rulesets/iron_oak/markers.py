@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.rulesets.iron_oak.data import GunSection
+from domain.rulesets.iron_oak.ship_cards import GunSection
 
 ARMAMENT_STEPS = (-2, -4)  # IO-6.3.1: 1st, 2nd
 ARMAMENT_LIMITED_STEPS = (-1, -2)  # IO-6.3.1: limited guns

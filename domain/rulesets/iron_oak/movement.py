@@ -24,8 +24,8 @@ from domain.chance import opposed_roll, table_roll
 from domain.dice import DiceSource, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DiceRolled, DomainEvent
+from domain.rulesets.iron_oak.basics import Direction, Side
 from domain.rulesets.iron_oak.criticals import STEERING_HORIZONTAL, STEERING_VERTICAL
-from domain.rulesets.iron_oak.data import Direction, Side
 from domain.rulesets.iron_oak.events import HazardChecked, ShipMoved
 from domain.rulesets.iron_oak.gunnery import sink
 from domain.rulesets.iron_oak.state import (

@@ -30,6 +30,7 @@ from domain.rulesets.iron_oak import (
     towing,
     unfoul,
 )
+from domain.rulesets.iron_oak.basics import Edge, Side
 from domain.rulesets.iron_oak.commands import (
     AssignOrders,
     CardPlay,
@@ -37,7 +38,6 @@ from domain.rulesets.iron_oak.commands import (
     RevealOrder,
 )
 from domain.rulesets.iron_oak.critical_chain import critical_options, follow_criticals
-from domain.rulesets.iron_oak.data import Edge, Side
 from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.hands import check_play, hand, played
 from domain.rulesets.iron_oak.sequence import controller, next_numbered, other, under_command
@@ -651,5 +651,3 @@ def _cross_edge(
     if entering and roll.success:
         events += movement.check_hazards(evolve(state, crossed), ship, cell, dice)
     return events
-
-

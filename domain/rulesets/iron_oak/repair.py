@@ -8,9 +8,7 @@ from domain.chance import opposed_roll
 from domain.dice import DiceSource, Modifier
 from domain.errors import IllegalCommand
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak.data import (
-    REPAIRABLE_CRITICALS,
-)
+from domain.rulesets.iron_oak.basics import REPAIRABLE_CRITICALS
 from domain.rulesets.iron_oak.events import CriticalRepaired
 from domain.rulesets.iron_oak.gunnery import armament_penalty as armament_penalty
 from domain.rulesets.iron_oak.gunnery import (

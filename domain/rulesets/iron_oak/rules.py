@@ -18,6 +18,7 @@ from domain.dice import CustomDie, DiceSource, Die
 from domain.errors import IllegalCommand, NotYourTurn, WrongPhase
 from domain.events import DomainEvent, GameEnded
 from domain.rulesets.iron_oak import fire, hands, orders, status
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import (
     AssignOrders,
     ChooseCollateral,
@@ -33,7 +34,6 @@ from domain.rulesets.iron_oak.commands import (
     Status,
 )
 from domain.rulesets.iron_oak.criticals import CollateralChoices
-from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import SIDES, advance, movers_left, to_act

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak.data import Side
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.state import IronOakState
 from domain.rulesets.iron_oak.turn_events import GunfireMarkers, StepBegan
 

@@ -19,17 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.dice import Modifier
 from domain.events import DomainEvent
-from domain.rulesets.iron_oak.data import (
-    Box,
-    DataSet,
-    FortCard,
-    Location,
-    Scenario,
-    ShipCard,
-    Side,
-)
+from domain.rulesets.iron_oak.basics import Location, Side
+from domain.rulesets.iron_oak.data import DataSet
 from domain.rulesets.iron_oak.markers import first_marker_level
 from domain.rulesets.iron_oak.options import IronOakOptions
+from domain.rulesets.iron_oak.scenario import Box, Scenario
+from domain.rulesets.iron_oak.ship_cards import FortCard, ShipCard
 
 Cell = tuple[int, int]
 Edge = Literal["N", "E", "S", "W"]

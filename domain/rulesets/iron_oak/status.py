@@ -16,10 +16,10 @@ from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.rulesets.iron_oak import criticals, gunnery, repair
+from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import Status
 from domain.rulesets.iron_oak.critical_chain import critical_options, follow_criticals
 from domain.rulesets.iron_oak.criticals import CollateralChoices
-from domain.rulesets.iron_oak.data import Side
 from domain.rulesets.iron_oak.events import FireChanged, SmokeChanged
 from domain.rulesets.iron_oak.sequence import controller
 from domain.rulesets.iron_oak.state import (

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from domain.events import DomainEvent, EventRegistry
-from domain.rulesets.iron_oak.data import Edge, Side
+from domain.rulesets.iron_oak.basics import Edge, Side
 
 Cell = tuple[int, int]
 

@@ -28,8 +28,9 @@ from domain.read_model import (
     SideView,
     UnitView,
 )
+from domain.rulesets.iron_oak.basics import Location, Side
 from domain.rulesets.iron_oak.criticals import STEERING_HORIZONTAL, STEERING_VERTICAL
-from domain.rulesets.iron_oak.data import Box, Location, ShipCard, Side, bundled_cards
+from domain.rulesets.iron_oak.data import bundled_cards
 from domain.rulesets.iron_oak.events import (
     ContactRolled,
     CriticalApplied,
@@ -53,6 +54,8 @@ from domain.rulesets.iron_oak.events import (
 )
 from domain.rulesets.iron_oak.movement import effective_draft, heavily_damaged
 from domain.rulesets.iron_oak.rules import victory_points
+from domain.rulesets.iron_oak.scenario import Box
+from domain.rulesets.iron_oak.ship_cards import ShipCard
 from domain.rulesets.iron_oak.state import (
     CriticalState,
     FortSectionState,
