@@ -1,6 +1,9 @@
-"""Iron & Oak ruleset options: the optional rules (IO-9.1-9.3) and every [AMBIG] reading as a
-switch with a documented default (the seed's literal reading where it reads one way, else the
-digest's likely reading). docs/iron-oak.md lists them."""
+"""Iron & Oak ruleset options: the optional rules (IO-9.1-9.3) and, as switches, the readings of
+the digest's [AMBIG] list that change play, each with a documented default (the seed's literal
+reading where it reads one way, else the digest's likely reading). The other readings are fixed,
+marked [AMBIG] in the code where they are made, and listed with the reason in docs/iron-oak.md
+("Readings that are not switches"). Also here: the ruleset's version and what older versions
+read (``LEGACY_READINGS``), so their records keep verifying."""
 
 from __future__ import annotations
 
