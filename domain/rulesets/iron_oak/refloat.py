@@ -45,7 +45,7 @@ TOW_BONUS_BARRED = frozenset({"engine_damaged", "rudder", "speed", "smokestack",
 
 def _tow_bonus(state: IronOakState, s: ShipState) -> bool:
     """IO-4.3.1: a friendly ship tows the aground ship, is powered and has none of the barred
-    criticals. [AMBIG] IO-4.3.2's "friendly tow" is read with the same conditions."""
+    criticals. IO-4.3.2's friendly tow has the same conditions (「条件は上記と同じ」)."""
     if s.towed_by is None or s.towed_by not in state.ships:
         return False
     tower = state.ships[s.towed_by]
