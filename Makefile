@@ -64,13 +64,13 @@ fixtures: $(STAMP)
 	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 2 \
 	  --game-id 00000000-0000-4000-8000-000000000006 -o $(GAMES)/denmark_strait-draw.wake.json
 	mkdir -p $(IO_GAMES)
-	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 6 \
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 25 \
 	  --game-id 00000000-0000-4000-8000-000000000101 -o $(IO_GAMES)/hampton_roads-magazine.wake.json
-	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 12 \
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 13 \
 	  --game-id 00000000-0000-4000-8000-000000000102 -o $(IO_GAMES)/mobile_bay-fire5.wake.json
-	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 5 \
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 14 \
 	  --game-id 00000000-0000-4000-8000-000000000103 -o $(IO_GAMES)/mobile_bay-fort-magazine.wake.json
-	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 6 \
+	$(WAKE) record iron_oak $(IO)/mobile_bay_gauntlet.json --seed 24 \
 	  --game-id 00000000-0000-4000-8000-000000000107 -o $(IO_GAMES)/mobile_bay-mines-grounding.wake.json
 	$(WAKE) record iron_oak $(IO)/wassaw_sound.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000104 -o $(IO_GAMES)/wassaw_sound-night-spar.wake.json

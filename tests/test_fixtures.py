@@ -35,8 +35,10 @@ def test_the_corpus_covers_the_required_games() -> None:
 
 def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
     """Issue 4: >= 5 Iron & Oak games across the three scenarios, one with physical dice, one in
-    alternating mode (IO-9.3), reaching a sinking (IO-6.2.3J), a ram (IO-5.6.3), a critical
-    chain (a level-5 fire, IO-3.1.2, or a Magazine, IO-6.3.11) and a grounding (IO-5.4.1)."""
+    alternating mode (IO-9.3), reaching a sinking (IO-6.2.3J), a ram (IO-5.6.3), a spar attack
+    (IO-5.6.2), a critical chain (a level-5 fire, IO-3.1.2, or a Magazine, IO-6.3.11), a
+    grounding (IO-5.4.1), a mine going off (IO-5.4.3) and a Collateral location chosen by the
+    target's side (IO-6.3.4)."""
     records = [read_record_file(p, strict=True) for p in RECORDS]
     io = [r for r in records if r.header.ruleset.id == "iron_oak"]
     assert len(io) >= 5
@@ -53,6 +55,12 @@ def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
             p = e.payload
             if e.topic == "iron_oak.RamResolved/1":
                 seen.add("ram")
+            if e.topic == "iron_oak.SparResolved/1":
+                seen.add("spar")
+            if e.topic == "iron_oak.CollateralAwaited/1":
+                seen.add("collateral choice")
+            if e.topic == "iron_oak.HazardChecked/1" and p["effect"] == "mine":
+                seen.add("mine")
             if e.topic == "iron_oak.FireChanged/1" and p["after"] == 5:
                 seen.add("chain")
             if e.topic == "iron_oak.CriticalApplied/1" and (
@@ -66,7 +74,15 @@ def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
         final = replay(r.header, r.events).rules
         if any(s.status == "sunk" for s in final.ships.values()):
             seen.add("sinking")
-    assert seen == {"ram", "chain", "grounding", "sinking"}
+    assert seen == {
+        "ram",
+        "spar",
+        "chain",
+        "grounding",
+        "sinking",
+        "mine",
+        "collateral choice",
+    }
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
