@@ -150,7 +150,7 @@ def apply_event(state: GameState, event: DomainEvent, digest: str) -> GameState:
         rules,
         state.seq + 1,
         commands,
-        state.dice_position if end is None else end,
+        state.dice_position if end is None else max(state.dice_position, end),
         digest,
         result,
     )
@@ -210,7 +210,7 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
                 if type(event) is GameEnded:
                     result = event
             end = dice_end(event)
-            if end is not None:
+            if end is not None and end > dice:  # die n is thrown once: never go back
                 dice = end
             head = fact["digest"]
     except KeyError as exc:

@@ -17,7 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import seeded_face
-from domain.engine import CommandEnvelope, Fact, Session, header_for, replay
+from domain.engine import (
+    CommandEnvelope,
+    Fact,
+    Session,
+    apply_event,
+    decode,
+    header_for,
+    replay,
+)
 from domain.errors import DiceMismatch, GameOver, InvalidCommand, RecordError, WakeError
 from domain.header import GameHeader
 
@@ -128,6 +136,18 @@ def test_seeded_dice_are_a_pure_function_of_seed_and_position() -> None:
             assert face == seeded_face(11, position, 10)
             position += 1
     assert session.state.dice_position == position > 0
+
+
+def test_the_dice_position_never_goes_back() -> None:
+    """A roll recorded after one drawn later (a ruleset may record a critical's rolls before the
+    attack rolls drawn first) must not move the next die back: die n is thrown once per game."""
+    session = bot_game(11)
+    rolls = [f for f in session.facts if f.topic == DICE]
+    late, early = rolls[-1], rolls[0]
+    state = replay(session.header, [])
+    for fact in (late, early):
+        state = apply_event(state, decode(state, fact), fact.digest)
+    assert state.dice_position == late.payload["first_die"] + len(dice_faces([late]))
 
 
 def test_fact_sequence_and_chain_are_contiguous() -> None:
