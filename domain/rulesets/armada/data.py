@@ -24,11 +24,7 @@ colours (SWA-ATK 2). Lengths are millimetres.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar, get_args
@@ -36,7 +32,9 @@ from typing import Any, ClassVar, Literal, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from shapely.geometry import Polygon
 
+from domain import datafiles
 from domain.board import ContinuousBoard
+from domain.datafiles import describe_errors, load_model
 from domain.dice import ARMADA_BLACK, ARMADA_BLUE, ARMADA_RED, CustomDie
 from domain.errors import ScenarioError
 
@@ -534,41 +532,10 @@ class ArmadaData(_Model):
 
 
 _M = TypeVar("_M", bound=BaseModel)
-_FIELD_PREFIX = re.compile(r"^([A-Za-z_\[][\w.\[\]]*): (.*)$", re.DOTALL)
-
-
-def _describe(exc: ValidationError, data: Any) -> str:
-    """Readable pydantic errors naming the field: ``ships[cr90_a].hull: ...`` (items by id)."""
-    lines: list[str] = []
-    for err in exc.errors():
-        path, node = "", data
-        for key in err["loc"]:
-            if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
-                node = node[key]
-                label = node.get("id") if isinstance(node, Mapping) else None
-                path += f"[{label}]" if isinstance(label, str) else f"[{key}]"
-            elif isinstance(key, int):
-                path += f"[{key}]"
-                node = None
-            else:
-                path += f".{key}" if path else str(key)
-                node = node.get(key) if isinstance(node, Mapping) else None
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        field = _FIELD_PREFIX.match(msg)
-        if field and path:  # a model's own check names its field: join it to the path
-            sep = "" if field.group(1).startswith("[") else "."
-            path, msg = f"{path}{sep}{field.group(1)}", field.group(2)
-        lines.append(f"{path}: {msg}" if path else msg)
-    return "; ".join(lines)
 
 
 def _load(model: type[_M], part: str, data: Any) -> _M:
-    if not isinstance(data, Mapping):
-        raise ScenarioError(f"invalid Armada {part} file: expected a JSON object")
-    try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        raise ScenarioError(f"invalid Armada {part} file: {_describe(exc, data)}") from exc
+    return load_model(model, data, f"Armada {part} file")
 
 
 def load_ships(data: Any) -> ShipCards:
@@ -602,16 +569,12 @@ def read_json(path: str | Path) -> Any:
     Raises:
         ScenarioError: the file cannot be read or is not JSON.
     """
-    try:
-        return json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError(f"cannot read Armada data file {str(path)!r}: {exc}") from exc
+    return datafiles.read_json(path, "Armada data file")
 
 
 def bundled_json(name: str) -> Any:
     """A bundled data file (``ships.json`` ...) as plain JSON."""
-    text = resources.files("domain.rulesets.armada").joinpath(f"data/{name}").read_text("utf-8")
-    return json.loads(text)
+    return datafiles.bundled_json("domain.rulesets.armada", name)
 
 
 @lru_cache(maxsize=1)
@@ -667,4 +630,4 @@ def resolve_data(
     try:
         return ArmadaData.model_validate(parts)
     except ValidationError as exc:
-        raise ScenarioError(f"invalid Armada data: {_describe(exc, None)}") from exc
+        raise ScenarioError(f"invalid Armada data: {describe_errors(exc, None)}") from exc

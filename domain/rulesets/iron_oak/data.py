@@ -22,18 +22,17 @@ Grid cells are ``[column, row]`` counted from 0: column 0 is the W edge, row 0 t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import (
     BaseModel,
-    ValidationError,
 )
 
+from domain import datafiles
+from domain.datafiles import load_model
 from domain.errors import ScenarioError
 from domain.rulesets.iron_oak.action_cards import ActionDeck
 from domain.rulesets.iron_oak.basics import _Model
@@ -53,37 +52,10 @@ class DataSet(_Model):
     tables: Tables
 
 
-def _describe(exc: ValidationError, data: Any) -> str:
-    """Readable pydantic errors: ``ships[virginia].guns[1].dice: ...`` (list items by id)."""
-    lines: list[str] = []
-    for err in exc.errors():
-        path, node = "", data
-        for key in err["loc"]:
-            if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
-                item = node[key]
-                label = item.get("id") if isinstance(item, Mapping) else None
-                path += f"[{label}]" if isinstance(label, str) else f"[{key}]"
-                node = item
-            elif isinstance(key, int):
-                path += f"[{key}]"
-                node = None
-            else:
-                path += f".{key}" if path else str(key)
-                node = node.get(key) if isinstance(node, Mapping) else None
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        lines.append(f"{path}: {msg}" if path else msg)
-    return "; ".join(lines)
-
-
 def _load(model: type[_M], part: str, data: Any) -> _M:
-    if not isinstance(data, Mapping):
-        raise ScenarioError(f"invalid Iron & Oak {part} file: expected a JSON object")
-    try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        name = data.get("id") if part == "scenario" else None
-        what = f"{part} {name!r}" if isinstance(name, str) else f"{part} file"
-        raise ScenarioError(f"invalid Iron & Oak {what}: {_describe(exc, data)}") from exc
+    name = data.get("id") if part == "scenario" and isinstance(data, Mapping) else None
+    what = f"{part} {name!r}" if isinstance(name, str) else f"{part} file"
+    return load_model(model, data, f"Iron & Oak {what}")
 
 
 def load_ships(data: Any) -> ShipCards:
@@ -116,15 +88,11 @@ def read_json(path: str | Path) -> Any:
     Raises:
         ScenarioError: the file cannot be read or is not JSON.
     """
-    try:
-        return json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError(f"cannot read Iron & Oak data file {str(path)!r}: {exc}") from exc
+    return datafiles.read_json(path, "Iron & Oak data file")
 
 
 def _bundled_json(name: str) -> Any:
-    text = resources.files("domain.rulesets.iron_oak").joinpath(f"data/{name}").read_text("utf-8")
-    return json.loads(text)
+    return datafiles.bundled_json("domain.rulesets.iron_oak", name)
 
 
 @lru_cache(maxsize=1)
