@@ -3,14 +3,24 @@
 These helpers join the rules-free dice module to the event model: a ruleset says what is rolled,
 against what, under which rule and with which modifiers; the helper throws the dice from the game's
 dice source and returns the event, odds included. Nothing here knows any particular rule system.
+
+A pool of custom-face dice (the Armada dice) is recorded in the same ``DiceRolled`` shape:
+:func:`pool_roll` writes the pool as text (``"2armada-red+armada-blue"``, see
+:func:`pool_expression`), the faces as face numbers in throw order, the pool's score (e.g. damage)
+as the total, and as odds the chance of scoring at least that much and the expected score.
+:func:`parse_pool` and :func:`roll_icons` read the dice and their icons back from the record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from domain.dice import (
+    CustomDie,
+    DiceError,
     DiceSource,
     Distribution,
     Expr,
@@ -22,7 +32,9 @@ from domain.dice import (
     p_event,
     p_greater,
     parse,
+    pool_distribution,
     throw,
+    throw_pool,
 )
 from domain.events import DiceRolled, ModifierRecord, RollRecord
 
@@ -191,6 +203,109 @@ def table_roll(
         p_outcome=_frac(p_label),
         value=str(value),
         expected=_frac(expected(values)),
+    )
+
+
+def pool_expression(pool: Sequence[CustomDie]) -> str:
+    """The text of a custom-dice pool: die names joined by ``+``, a run of the same die written
+    with its count first (``"2armada-red+armada-blue"``), like ``2d6`` for numbered dice."""
+    if not pool:
+        raise DiceError("a dice pool needs at least one die")
+    parts: list[str] = []
+    i = 0
+    while i < len(pool):
+        run = 1
+        while i + run < len(pool) and pool[i + run] == pool[i]:
+            run += 1
+        parts.append(f"{run}{pool[i].name}" if run > 1 else pool[i].name)
+        i += run
+    return "+".join(parts)
+
+
+_POOL_TERM = re.compile(r"^(\d*)(.+)$")
+
+
+def parse_pool(expression: str, known: Iterable[CustomDie]) -> tuple[CustomDie, ...]:
+    """The dice of a pool written by :func:`pool_expression`, looked up among ``known`` dice.
+
+    Raises:
+        DiceError: a term names no known die.
+    """
+    by_name = {die.name: die for die in known}
+    dice: list[CustomDie] = []
+    for term in expression.split("+"):
+        match = _POOL_TERM.match(term.strip())
+        die = by_name.get(match.group(2)) if match else None
+        if match is None or die is None:
+            raise DiceError(f"bad dice pool {expression!r}: unknown die in {term!r}")
+        count = int(match.group(1)) if match.group(1) else 1
+        dice.extend([die] * count)
+    return tuple(dice)
+
+
+def roll_icons(roll: RollRecord, known: Iterable[CustomDie]) -> list[tuple[str, ...]]:
+    """The icons each die of a recorded pool roll shows, in throw order.
+
+    Raises:
+        DiceError: the expression names an unknown die, or the faces do not fit the pool.
+    """
+    dice = parse_pool(roll.expression, known)
+    if len(dice) != len(roll.faces):
+        raise DiceError(f"pool {roll.expression!r} has {len(dice)} dice, {len(roll.faces)} faces")
+    return [die.icons(face) for die, face in zip(dice, roll.faces, strict=True)]
+
+
+def pool_roll(
+    dice: DiceSource,
+    *,
+    pool: Sequence[CustomDie],
+    score: Callable[[Counter[str]], int],
+    side: str | None,
+    purpose: str,
+    rule: str,
+    subject: str | None = None,
+    target_unit: str | None = None,
+    unit: str = "",
+) -> DiceRolled:
+    """Throw a pool of custom dice (in the order given) and score the icons it shows.
+
+    The event reads: ``roll.total`` (and ``natural``) is the score; ``comparison`` "at_least"
+    against that same score, so ``p_success`` is the exact chance, before the roll, of scoring at
+    least this much; ``p_outcome`` the chance of exactly this score; ``value``/``expected`` the
+    score and its exact mean. ``success`` is None: a pool roll is neither won nor lost. ``unit``
+    names the score in the outcome (``"3 damage"``).
+
+    Raises:
+        DiceError: an empty pool.
+    """
+    if not pool:
+        raise DiceError("a dice pool needs at least one die")
+    first = dice.position
+    faces, counts = throw_pool(pool, dice)
+    value = score(counts)
+    dist = pool_distribution(pool, score)
+    roll = RollRecord(
+        side=side,
+        expression=pool_expression(pool),
+        faces=list(faces),
+        natural=value,
+        total=value,
+    )
+    return DiceRolled(
+        purpose=purpose,
+        rule=rule,
+        subject=subject,
+        target=target_unit,
+        first_die=first,
+        roll=roll,
+        comparison="at_least",
+        compared_with=value,
+        outcome=f"{value} {unit}".rstrip(),
+        success=None,
+        p_success=_frac(p_at_least(dist, value)),
+        p_outcome=_frac(dist.get(value, Fraction(0))),
+        value=str(value),
+        expected=_frac(expected(dist)),
     )
 
 
