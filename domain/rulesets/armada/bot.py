@@ -254,8 +254,9 @@ def _dials(state: ArmadaState, side: str) -> SetDials:
 # --------------------------------------------------------------------------- ship phase
 
 
-def own_dial(state: ArmadaState, ship: ShipState) -> CommandName:
-    """Open the bot's own top dial by trying each command with its salt."""
+def own_dial(state: ArmadaState, ship: ShipState) -> CommandName | None:
+    """Open the bot's own top dial by trying each command with its salt (None: the dial was
+    not sealed by the bot, so it cannot play that ship)."""
     top = ship.dials[0]
     salt = bot_salt(state, ship.id, top.slot)
     for command in COMMANDS:
@@ -263,7 +264,7 @@ def own_dial(state: ArmadaState, ship: ShipState) -> CommandName:
             Commitment(digest=top.digest), dial_content(ship.id, top.slot, command), salt
         ):
             return command
-    raise ValueError(f"the bot cannot open {ship.id}'s dial")  # pragma: no cover
+    return None
 
 
 def _useful(state: ArmadaState, ship: ShipState, command: CommandName) -> bool:
@@ -286,6 +287,8 @@ def _reveal(state: ArmadaState, side: str) -> RevealDial | None:
         return None
     ship = min(ships, key=lambda s: (nearest_enemy(state, s)[1], s.id))
     command = own_dial(state, ship)
+    if command is None:
+        return None
     top = ship.dials[0]
     salt = bot_salt(state, ship.id, top.slot)
     to_token = not _useful(state, ship, command) and command not in ship.tokens
