@@ -22,7 +22,8 @@ wins). Wiring the pipeline in means replacing the bodies here:
 Checks the pipeline needs from the phases: :func:`.ship_phase.check_ship_attack` (SWA-2.2: the
 activating ship's attack step, not a skipped round, at most two attacks from different zones),
 :func:`.squadron_phase.check_squadron_attack` and :func:`.squadron_phase.engaged_with`
-(SWA-3.2, SWA-3.3).
+(SWA-3.2, SWA-3.3); Concentrate Fire is spent with :func:`.ship_commands.check_spend` and a
+``CommandResolved`` event (the kept dial is ``state.activation.dial``).
 """
 
 from __future__ import annotations

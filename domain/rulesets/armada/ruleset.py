@@ -15,10 +15,9 @@ from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.armada import bot, integration, rules, view
 from domain.rulesets.armada.commands import ArmadaCommand
-from domain.rulesets.armada.data import ArmadaData
 from domain.rulesets.armada.events import ARMADA_EVENTS, DialsAssigned
 from domain.rulesets.armada.options import resolve_options
-from domain.rulesets.armada.scenario import Scenario, resolve_scenario
+from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
@@ -60,9 +59,7 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
         return [(s["id"], s["name"]) for s in scenario["scenario"]["sides"]]
 
     def initial_state(self, header: GameHeader) -> ArmadaState:
-        resolved = resolve_scenario(header.scenario)
-        data = ArmadaData.model_validate(resolved["data"])
-        scenario = Scenario.model_validate(resolved["scenario"])
+        scenario, data = load_resolved(header.scenario)
         seed = header.dice.seed
         salt_base = str(seed) if seed is not None else header.game_id
         return initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)

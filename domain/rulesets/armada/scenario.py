@@ -14,6 +14,7 @@ parts) and returns the resolved form a game header embeds: ``{"id", "title", "sc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -21,10 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from domain.errors import ScenarioError
 from domain.rulesets.armada.data import ArmadaData, Faction, resolve_data
-from domain.rulesets.armada.geometry import Disc, Pose, place_ship
+from domain.rulesets.armada.geometry import TOLERANCE, Disc, Pose, place_ship
 from domain.rulesets.armada.overlap import (
     bases_overlap,
-    discs_overlap,
     outside_play_area,
     squadron_overlaps,
 )
@@ -212,7 +212,8 @@ def check_against_data(scenario: Scenario, data: ArmadaData) -> None:
         if outside_play_area(disc, area):
             raise ScenarioError(f"squadrons[{squadron.id}]: its base is outside the play area")
         for other, other_disc in discs.items():
-            if discs_overlap(disc, other_disc):
+            gap = math.dist(disc.centre, other_disc.centre) - 2 * radius
+            if gap < -TOLERANCE:  # as overlap.discs_overlap, without shapely
                 raise ScenarioError(f"squadrons[{squadron.id}]: its base overlaps {other}")
         for other, base in bases.items():
             if squadron_overlaps(base, disc):
@@ -246,10 +247,9 @@ def load_scenario(data: Any) -> Scenario:
         raise ScenarioError(f"invalid Armada scenario: {problems}") from exc
 
 
-def resolve_scenario(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A bare scenario (bundled data), ``{"scenario": {...}, "ships": ..., ...}`` where each data
-    part given replaces the bundled one whole, or an already resolved scenario; returned
-    resolved (``{"id", "title", "scenario", "data"}``) so a game never depends on files.
+def load_resolved(data: Mapping[str, Any]) -> tuple[Scenario, ArmadaData]:
+    """The scenario and data of any of :func:`resolve_scenario`'s input forms, validated and
+    checked against each other.
 
     Raises:
         ScenarioError: an invalid scenario or data part, or one that does not fit the data.
@@ -269,6 +269,18 @@ def resolve_scenario(data: Mapping[str, Any]) -> dict[str, Any]:
         raw = data
     scenario = load_scenario(raw)
     check_against_data(scenario, dataset)
+    return scenario, dataset
+
+
+def resolve_scenario(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A bare scenario (bundled data), ``{"scenario": {...}, "ships": ..., ...}`` where each data
+    part given replaces the bundled one whole, or an already resolved scenario; returned
+    resolved (``{"id", "title", "scenario", "data"}``) so a game never depends on files.
+
+    Raises:
+        ScenarioError: an invalid scenario or data part, or one that does not fit the data.
+    """
+    scenario, dataset = load_resolved(data)
     return {
         "id": scenario.id,
         "title": scenario.title,
