@@ -454,6 +454,10 @@ def test_swa_r3_squadron_command_activates_squadrons_in_range(armada: ArmadaRule
     )
     game.do("empire", {"type": "squadron_command", "ship": "victory"})
     assert game.state.activation is not None and game.state.activation.squadrons == 3
+    attacked = ship_phase.mark_ship_attack(game.state, "front")
+    late = armada.parse_command({"type": "activate_squadron", "squadron": "tie_1"})
+    with pytest.raises(IllegalCommand, match="before the ship's attack step"):
+        rules.decide(attacked, "empire", late, None)  # type: ignore[arg-type]
     game.refuse(
         "empire", {"type": "activate_squadron", "squadron": "tie_far"}, IllegalCommand, "SWA-R3"
     )

@@ -220,8 +220,12 @@ def decide_activate(
                 "command",
                 rule="SWA-R3",
             )
-        if state.attack is not None:
-            raise IllegalCommand("an attack is in progress", rule="SWA-2.2")
+        if state.attack is not None or activation.step != "reveal":
+            raise IllegalCommand(
+                "the Squadron command's squadrons activate after the reveal, before the ship's "
+                "attack step",
+                rule="SWA-R3",
+            )
         if not in_command_range(state, activation.ship, sq.id):
             raise IllegalCommand(
                 f"{sq.id} is beyond medium range of {activation.ship}", rule="SWA-R3"
