@@ -1,0 +1,656 @@
+"""The Star Wars: Armada bot: legal, deterministic, and sensible enough to make a game of it.
+
+* **Setup**: ships spread across the deployment zone facing the enemy edge at speed 2 (or their
+  top speed); squadrons beside a friendly ship.
+* **Command Phase**: each new dial is chosen for the round it will be revealed in, from the
+  distance to the nearest enemy ship then: Repair when damaged, Concentrate Fire once the enemy
+  should be in range, Squadron when squadrons fly near, else Navigate.
+* **Ship Phase**: the ship nearest the enemy activates first; a dial it cannot use now is spent
+  for its token; Squadron and Repair commands resolve (shields first to the emptiest zones); the
+  maneuver is chosen among every course at the speeds Navigate allows, scored on bringing the
+  nearest enemy ship to the front arc at about medium range, staying clear of the edges,
+  obstacles and other ships. Attacks: INTEGRATION POINT (``integration.bot_command``).
+* **Squadrons** fly at the nearest enemy squadron within reach (to engage it), else at the
+  nearest enemy ship; displaced squadrons are put back touching the ship, as near as possible
+  to where they were.
+
+Sealed dials use salts derived from the game's seed (``command_phase.bot_salt``), so the bot
+opens its own dials again at reveal time by trying each command.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+from shapely.geometry import Point
+
+from domain.errors import WakeError
+from domain.rulesets.armada import integration
+from domain.rulesets.armada.arcs import distance_between
+from domain.rulesets.armada.command_phase import bot_salt, dial_content, dials_needed
+from domain.rulesets.armada.commands import (
+    ActivateSquadron,
+    DeployShip,
+    DeploySquadrons,
+    EndSquadronActivation,
+    Maneuver,
+    MoveSquadron,
+    PlaceSquadrons,
+    Repair,
+    RepairEffect,
+    RevealDial,
+    SetDials,
+    SquadronCommand,
+)
+from domain.rulesets.armada.data import ManeuverTool, Size
+from domain.rulesets.armada.geometry import ZONES, Disc, Pose
+from domain.rulesets.armada.maneuver import Side, courses, yaw_limits
+from domain.rulesets.armada.maneuvering import TOUCH, Mover, obstacle_shapes
+from domain.rulesets.armada.overlap import (
+    bases_overlap,
+    discs_overlap,
+    outside_play_area,
+    squadron_overlaps,
+)
+from domain.rulesets.armada.sequence import to_act
+from domain.rulesets.armada.setup_phase import (
+    deployment_zone,
+    squadrons_per_turn,
+    undeployed_ships,
+    undeployed_squadrons,
+    within_distance,
+)
+from domain.rulesets.armada.ship_commands import repair_points
+from domain.rulesets.armada.squadron_phase import (
+    check_move,
+    engaged_with,
+    in_command_range,
+    move_reach,
+    ready_squadrons,
+)
+from domain.rulesets.armada.state import COMMANDS, ArmadaState, CommandName, ShipState
+from domain.sealed import Commitment, seal, verify_reveal
+
+CLOSING = 150.0
+"""mm a round the bot expects the fleets to close by, when planning dials ahead."""
+WANTED = 150.0
+"""mm: the distance to the nearest enemy ship the bot steers for (about medium range)."""
+EDGE_MARGIN = 40.0
+
+
+def bot_command(state: ArmadaState, side: str | None) -> BaseModel | None:
+    """The bot's next order for ``side`` (None when it is not to act)."""
+    if side is None or side not in to_act(state):
+        return None
+    pipeline = integration.bot_command(state, side)
+    if pipeline is not None:
+        return pipeline
+    if state.phase == "setup":
+        return _deploy(state, side)
+    if state.phase == "command":
+        return _dials(state, side)
+    if state.phase == "ship":
+        if state.displaced is not None:
+            return _place(state)
+        if state.squadron_activation is not None:
+            return _squadron_step(state)
+        if state.activation is None:
+            return _reveal(state, side)
+        return _activation_step(state, side)
+    if state.phase == "squadron":
+        if state.squadron_activation is not None:
+            return _squadron_step(state)
+        return _activate_squadron(state, side)
+    return None
+
+
+# --------------------------------------------------------------------------- look-ups
+
+
+def _enemy_ships(state: ArmadaState, side: str) -> list[ShipState]:
+    return state.ships_of(state.other(side))
+
+
+def nearest_enemy(state: ArmadaState, ship: ShipState) -> tuple[ShipState | None, float]:
+    """The enemy ship nearest ``ship`` (centre to centre) and its distance."""
+    best: tuple[ShipState | None, float] = (None, math.inf)
+    for enemy in _enemy_ships(state, ship.side):
+        d = math.dist(ship.pose.position, enemy.pose.position)
+        if d < best[1]:
+            best = (enemy, d)
+    return best
+
+
+def _first_legal(candidates: Iterator[tuple[float, float]], ok: Any) -> tuple[float, float] | None:
+    for point in candidates:
+        if ok(point):
+            return point
+    return None
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _heading_for(edge: str) -> float:
+    return {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": 270.0}[edge]
+
+
+def _deploy(state: ArmadaState, side: str) -> BaseModel | None:
+    ships = undeployed_ships(state, side)
+    if ships:
+        return _deploy_ship(state, side, ships[0])
+    count = squadrons_per_turn(state, side)
+    if count == 0:
+        return None
+    return _deploy_squadrons(state, side, undeployed_squadrons(state, side)[:count])
+
+
+def _deploy_ship(state: ArmadaState, side: str, ship_id: str) -> DeployShip | None:
+    from domain.rulesets.armada.setup_phase import decide_ship
+
+    edge = state.scenario.deployment.get(side, "bottom")
+    heading = _heading_for(edge)
+    zone = deployment_zone(state, side)
+    minx, miny, maxx, maxy = zone.bounds
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    card = state.card(ship_id)
+    speed = min(2, card.max_speed)
+    all_ships = [s.id for s in state.ships.values() if s.side == side]
+    n = len(all_ships)
+    i = all_ships.index(ship_id)
+    along_x = edge in ("bottom", "top")
+    span = (maxx - minx) if along_x else (maxy - miny)
+    start = (minx if along_x else miny) + span * (i + 1) / (n + 1)
+    for shift in [0.0, *(s * k for k in range(1, 12) for s in (60.0, -60.0))]:
+        x, y = (start + shift, cy) if along_x else (cx, start + shift)
+        command = DeployShip(ship=ship_id, x=x, y=y, heading=heading, speed=speed)
+        try:
+            decide_ship(state, side, command)
+        except WakeError:
+            continue
+        return command
+    return None
+
+
+def _around(
+    centre: tuple[float, float], radii: list[float], steps: int = 24
+) -> Iterator[tuple[float, float]]:
+    for r in radii:
+        for k in range(steps):
+            a = 2 * math.pi * k / steps
+            yield (centre[0] + r * math.sin(a), centre[1] + r * math.cos(a))
+
+
+def _deploy_squadrons(
+    state: ArmadaState, side: str, squadrons: list[str]
+) -> DeploySquadrons | None:
+    radius = state.data.geometry.squadron_base_radius
+    edge = state.data.geometry.distance_bands[1]
+    area = state.data.geometry.play_area
+    ships = state.ships_of(side)
+    bases = [state.placed(s.id).base for s in state.ships.values() if s.in_play]
+    discs = [state.disc(s.id) for s in state.squadrons.values() if s.in_play]
+    chosen: dict[str, tuple[float, float]] = {}
+    for sq_id in squadrons:
+
+        def ok(p: tuple[float, float]) -> bool:
+            disc = Disc(p, radius)
+            return (
+                not outside_play_area(disc, area)
+                and any(within_distance(state.placed(s.id).base, disc, edge) for s in ships)
+                and not any(squadron_overlaps(b, disc) for b in bases)
+                and not any(discs_overlap(disc, d) for d in discs)
+                and not any(discs_overlap(disc, Disc(c, radius)) for c in chosen.values())
+            )
+
+        spots = (
+            p for ship in ships for p in _around(ship.pose.position, [70.0, 85.0, 100.0, 115.0], 16)
+        )
+        point = _first_legal(spots, ok)
+        if point is None:
+            return None
+        chosen[sq_id] = (round(point[0], 3), round(point[1], 3))
+    return DeploySquadrons(squadrons=chosen)
+
+
+# --------------------------------------------------------------------------- command phase
+
+
+def plan_command(state: ArmadaState, ship: ShipState, rounds_ahead: int) -> CommandName:
+    """The command the bot puts on a dial revealed ``rounds_ahead`` rounds from now."""
+    card = state.card(ship.id)
+    missing = sum(getattr(card.shields, z) - ship.shields[z] for z in ZONES)
+    if ship.damage or missing >= 2:
+        return "repair"
+    if ship.speed >= 3 and rounds_ahead <= 1:
+        return "navigate"  # fast ships slow down to turn in a 3'×3' play area
+    _, distance = nearest_enemy(state, ship)
+    expected = distance - CLOSING * rounds_ahead
+    if expected <= state.data.geometry.range_bands.long + 100.0:
+        return "concentrate_fire"
+    near = [sq for sq in state.squadrons_of(ship.side) if in_command_range(state, ship.id, sq.id)]
+    if card.squadron >= 2 and len(near) >= 2 and rounds_ahead == 0:
+        return "squadron"
+    return "navigate"
+
+
+def _dials(state: ArmadaState, side: str) -> SetDials:
+    dials: dict[str, list[str]] = {}
+    for ship_id, count in dials_needed(state, side).items():
+        ship = state.ships[ship_id]
+        digests = []
+        for k in range(count):
+            slot = ship.next_slot + k
+            command = plan_command(state, ship, len(ship.dials) + k)
+            salt = bot_salt(state, ship_id, slot)
+            digests.append(seal(dial_content(ship_id, slot, command), salt).digest)
+        dials[ship_id] = digests
+    return SetDials(dials=dials)
+
+
+# --------------------------------------------------------------------------- ship phase
+
+
+def own_dial(state: ArmadaState, ship: ShipState) -> CommandName | None:
+    """Open the bot's own top dial by trying each command with its salt (None: the dial was
+    not sealed by the bot, so it cannot play that ship)."""
+    top = ship.dials[0]
+    salt = bot_salt(state, ship.id, top.slot)
+    for command in COMMANDS:
+        if verify_reveal(
+            Commitment(digest=top.digest), dial_content(ship.id, top.slot, command), salt
+        ):
+            return command
+    return None
+
+
+def _useful(state: ArmadaState, ship: ShipState, command: CommandName) -> bool:
+    if command == "squadron":
+        return any(
+            in_command_range(state, ship.id, sq.id) for sq in ready_squadrons(state, ship.side)
+        )
+    if command == "repair":
+        card = state.card(ship.id)
+        return bool(ship.damage) or any(ship.shields[z] < getattr(card.shields, z) for z in ZONES)
+    if command == "concentrate_fire":
+        _, distance = nearest_enemy(state, ship)
+        return distance <= state.data.geometry.range_bands.long + 100.0
+    return True
+
+
+def _reveal(state: ArmadaState, side: str) -> RevealDial | None:
+    ships = [s for s in state.ships_of(side) if not s.activated and s.dials]
+    if not ships:
+        return None
+    ship = min(ships, key=lambda s: (nearest_enemy(state, s)[1], s.id))
+    command = own_dial(state, ship)
+    if command is None:
+        return None
+    top = ship.dials[0]
+    salt = bot_salt(state, ship.id, top.slot)
+    to_token = not _useful(state, ship, command) and command not in ship.tokens
+    return RevealDial(ship=ship.id, slot=top.slot, command=command, salt=salt, to_token=to_token)
+
+
+def _activation_step(state: ArmadaState, side: str) -> BaseModel | None:
+    activation = state.activation
+    assert activation is not None
+    ship = state.ships[activation.ship]
+    if activation.squadrons > 0:
+        order = _command_squadron(state, ship)
+        if order is not None:
+            return order
+    if activation.step == "reveal" and "squadron" not in ship.resolved:
+        dial = activation.dial == "squadron"
+        token = "squadron" in ship.tokens and _useful(state, ship, "squadron")
+        if (dial or token) and _useful(state, ship, "squadron"):
+            return SquadronCommand(ship=ship.id, dial=dial, token=token)
+    if activation.step == "reveal" and "repair" not in ship.resolved:
+        dial = activation.dial == "repair"
+        token = "repair" in ship.tokens and _useful(state, ship, "repair")
+        if dial or token:
+            return _repair(state, ship, dial, token)
+    return _maneuver(state, ship)
+
+
+def _repair(state: ArmadaState, ship: ShipState, dial: bool, token: bool) -> Repair:
+    card = state.card(ship.id)
+    points = repair_points(state, ship.id, dial, token)
+    shields = dict(ship.shields)
+    damage = list(ship.damage)
+    effects: list[RepairEffect] = []
+    maximum = {z: getattr(card.shields, z) for z in ZONES}
+    while points > 0:
+        face_up = next((i for i, c in enumerate(damage) if c.face_up), None)
+        if points >= 3 and damage and (face_up is not None or len(damage) >= card.hull - 2):
+            index = face_up if face_up is not None else 0
+            damage.pop(index)
+            effects.append(RepairEffect(effect="discard_damage", card=index))
+            points -= 3
+            continue
+        lacking = [z for z in ZONES if shields[z] < maximum[z]]
+        if not lacking:
+            break
+        zone = min(lacking, key=lambda z: (shields[z] - maximum[z], ZONES.index(z)))
+        if points >= 2:
+            shields[zone] += 1
+            effects.append(RepairEffect(effect="recover_shield", zone=zone))
+            points -= 2
+            continue
+        spare = [
+            z for z in ZONES if z != zone and shields[z] > 1 and shields[z] >= shields[zone] + 2
+        ]
+        if not spare:
+            break
+        source = max(spare, key=lambda z: (shields[z], -ZONES.index(z)))
+        shields[source] -= 1
+        shields[zone] += 1
+        effects.append(RepairEffect(effect="move_shield", source=source, zone=zone))
+        points -= 1
+    return Repair(ship=ship.id, dial=dial, token=token, effects=effects)
+
+
+def quick_final(
+    start: Pose, size: Size, tool: ManeuverTool, course: Sequence[int], side: Side
+) -> Pose:
+    """The final pose of a course, as :func:`.maneuver.execute` computes it, without building
+    the tool's shapes (the bot scores many courses; a test keeps the two in step)."""
+    sign = 1.0 if side == "right" else -1.0
+    anchor = (sign * (size.width + tool.width) / 2, size.length / 2)
+    x, y = anchor
+    heading = 0.0
+    for click in course:
+        rad = math.radians(heading)
+        x, y = x + tool.first_segment * math.sin(rad), y + tool.first_segment * math.cos(rad)
+        heading += click * tool.click_degrees
+        rad = math.radians(heading)
+        x, y = x + tool.part_segment * math.sin(rad), y + tool.part_segment * math.cos(rad)
+    turned = Pose(0.0, 0.0, heading).to_world(anchor)
+    wx, wy = start.to_world((x - turned[0], y - turned[1]))
+    return Pose(wx, wy, start.heading + heading).rounded()
+
+
+def _margin(pose: Pose, size: Size, width: float, height: float) -> float:
+    """How far the base at ``pose`` keeps from the play area's edges (negative: outside)."""
+    w, h = size.width / 2, size.length / 2
+    corners = [pose.to_world((dx, dy)) for dx in (-w, w) for dy in (-h, h)]
+    return min(
+        min(x for x, _ in corners),
+        min(y for _, y in corners),
+        width - max(x for x, _ in corners),
+        height - max(y for _, y in corners),
+    )
+
+
+def _clearance(pose: Pose, width: float, height: float) -> float:
+    """How far the ship's centre may go straight ahead before leaving the play area."""
+    rad = math.radians(pose.heading)
+    ux, uy = math.sin(rad), math.cos(rad)
+    limits = []
+    if ux > 1e-9:
+        limits.append((width - pose.x) / ux)
+    if ux < -1e-9:
+        limits.append(-pose.x / ux)
+    if uy > 1e-9:
+        limits.append((height - pose.y) / uy)
+    if uy < -1e-9:
+        limits.append(-pose.y / uy)
+    return min(limits) if limits else math.inf
+
+
+def _course_score(state: ArmadaState, ship: ShipState, pose: Pose, size: Size, speed: int) -> float:
+    """A course's value before overlaps: close on the nearest enemy ship to about medium
+    range with it ahead, keep clear of the edges, and keep room ahead for next round's move
+    at this speed."""
+    area = state.data.geometry.play_area
+    margin = _margin(pose, size, area.width, area.height)
+    if margin < 0:
+        return -1e9
+    score = -max(0.0, EDGE_MARGIN * 3 - margin) * 2.0
+    tool = state.data.geometry.maneuver_tool
+    next_move = max(1, speed) * (tool.first_segment + tool.part_segment) + size.length / 2
+    room = _clearance(pose, area.width, area.height)
+    score -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
+    enemy, _ = nearest_enemy(state, ship)
+    if enemy is not None:
+        ex, ey = enemy.pose.position
+        d = math.dist(pose.position, (ex, ey))
+        bearing = math.degrees(math.atan2(ex - pose.x, ey - pose.y)) % 360.0
+        off = abs((bearing - pose.heading + 180.0) % 360.0 - 180.0)
+        score -= abs(d - WANTED) + off * 0.8
+    return score
+
+
+def _penalty(
+    state: ArmadaState, ship: ShipState, mover: Mover, pose: Pose, hazards: list[Any]
+) -> float:
+    """What overlaps at the final position cost: another ship, obstacles that hurt, friendly
+    squadrons to be displaced."""
+    base = mover.base(pose)
+    penalty = 0.0
+    if mover.ships_hit(pose):
+        penalty += 400.0
+    penalty += 150.0 * sum(1 for h in hazards if bases_overlap(base, h))
+    own = [state.disc(sq.id) for sq in state.squadrons_of(ship.side)]
+    penalty += 30.0 * sum(1 for disc in own if squadron_overlaps(base, disc))
+    return penalty
+
+
+def _maneuver(state: ArmadaState, ship: ShipState) -> Maneuver:
+    activation = state.activation
+    card = state.card(ship.id)
+    nav_dial = activation is not None and activation.dial == "navigate"
+    nav_token = "navigate" in ship.tokens
+    if "navigate" in ship.resolved:
+        nav_dial = nav_token = False
+    mover = Mover(state, ship.id)
+    hazards = [o for kind, o in obstacle_shapes(state).values() if kind != "station"]
+    steps = int(nav_dial) + int(nav_token)
+    speeds = [
+        s for s in range(ship.speed - steps, ship.speed + steps + 1) if 0 <= s <= card.max_speed
+    ]
+    ranked: list[tuple[float, int, tuple[int, ...], Side, Pose]] = []
+    for speed in speeds:
+        for course in courses(yaw_limits(card, speed)):
+            for side in ("right", "left") if course else ("right",):
+                tool_side: Side = "right" if side == "right" else "left"
+                pose = quick_final(mover.start, mover.size, mover.tool, course, tool_side)
+                value = _course_score(state, ship, pose, mover.size, speed) - (
+                    3.0 if speed == 0 else 0.0
+                )
+                ranked.append((value, speed, course, tool_side, pose))
+    ranked.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
+    best: tuple[float, int, tuple[int, ...], Side] | None = None
+    for value, speed, course, side, pose in ranked:
+        if best is not None and value <= best[0]:
+            break  # penalties only lower a value: nothing further down can win
+        other: Side = "left" if side == "right" else "right"
+        if course and mover.overlaps_tool(course, side) and not mover.overlaps_tool(course, other):
+            continue
+        total = value - _penalty(state, ship, mover, pose, hazards)
+        if best is None or total > best[0]:
+            best = (total, speed, course, side)
+    assert best is not None, "speed 0 is always a legal maneuver"
+    _, speed, course, side = best
+    change = abs(speed - ship.speed)
+    use_dial = nav_dial and change >= 1
+    use_token = nav_token and (change == 2 or (change == 1 and not nav_dial))
+    return Maneuver(
+        ship=ship.id,
+        speed=speed,
+        clicks=list(course),
+        side=side,
+        navigate_dial=use_dial,
+        navigate_token=use_token,
+    )
+
+
+# --------------------------------------------------------------------------- squadrons
+
+
+def _target_point(state: ArmadaState, sq_id: str) -> tuple[float, float] | None:
+    """Where the squadron would like to go: to just short of the nearest enemy squadron within
+    reach (to engage it), else of the nearest enemy ship (to attack it), as far as it can."""
+    sq = state.squadrons[sq_id]
+    here = sq.position
+    radius = state.data.geometry.squadron_base_radius
+    reach = move_reach(state, sq_id)
+    enemies = sorted(
+        (math.dist(here, e.position), e.id) for e in state.squadrons_of(state.other(sq.side))
+    )
+    if enemies and enemies[0][0] - 2 * radius <= reach + 60.0:
+        target = state.squadrons[enemies[0][1]].position
+        gap = enemies[0][0] - 2 * radius
+    else:
+        ships = _enemy_ships(state, sq.side)
+        if not ships:
+            return None
+        bases = {s.id: state.placed(s.id).base for s in ships}
+        enemy = min(ships, key=lambda s: (distance_between(bases[s.id], Point(here)), s.id))
+        target = enemy.pose.position
+        gap = distance_between(bases[enemy.id], Point(here)) - radius
+    d = math.dist(here, target)
+    travel = min(reach - 0.01, gap - 12.0)
+    if d == 0 or travel <= 0:
+        return None
+    ux, uy = (target[0] - here[0]) / d, (target[1] - here[1]) / d
+    return (here[0] + ux * travel, here[1] + uy * travel)
+
+
+def _move_for(state: ArmadaState, sq_id: str) -> tuple[float, float] | None:
+    if engaged_with(state, sq_id):
+        return None
+    aim = _target_point(state, sq_id)
+    if aim is None:
+        return None
+    here = state.squadrons[sq_id].position
+    dx, dy = aim[0] - here[0], aim[1] - here[1]
+    for turn in (0, 15, -15, 30, -30, 50, -50):
+        for scale in (1.0, 0.75, 0.5, 0.25):
+            a = math.radians(turn)
+            x = here[0] + scale * (dx * math.cos(a) - dy * math.sin(a))
+            y = here[1] + scale * (dx * math.sin(a) + dy * math.cos(a))
+            point = (round(x, 3), round(y, 3))
+            try:
+                check_move(state, sq_id, point)
+            except WakeError:
+                continue
+            if outside_play_area(state.disc(sq_id, point), state.data.geometry.play_area):
+                continue
+            return point
+    return None
+
+
+def _command_squadron(state: ArmadaState, ship: ShipState) -> ActivateSquadron | None:
+    ready = [
+        sq for sq in ready_squadrons(state, ship.side) if in_command_range(state, ship.id, sq.id)
+    ]
+    if not ready:
+        return None
+    sq = ready[0]
+    return ActivateSquadron(squadron=sq.id, move_to=_move_for(state, sq.id))
+
+
+def _squadron_step(state: ArmadaState) -> BaseModel:
+    current = state.squadron_activation
+    assert current is not None
+    if not current.moved and (current.by_ship is not None or not current.attacked):
+        point = _move_for(state, current.squadron)
+        if point is not None:
+            return MoveSquadron(squadron=current.squadron, x=point[0], y=point[1])
+    return EndSquadronActivation(squadron=current.squadron)
+
+
+def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None:
+    ready = ready_squadrons(state, side)
+    if not ready:
+        return None
+    engaged = [sq for sq in ready if engaged_with(state, sq.id)]
+    sq = engaged[0] if engaged else ready[0]
+    return ActivateSquadron(squadron=sq.id, move_to=_move_for(state, sq.id))
+
+
+def _place(state: ArmadaState) -> PlaceSquadrons | None:
+    displaced = state.displaced
+    assert displaced is not None
+    radius = state.data.geometry.squadron_base_radius
+    area = state.data.geometry.play_area
+    ship_base = state.placed(displaced.ship).base
+    bases = [state.placed(s.id).base for s in state.ships.values() if s.in_play]
+    discs = [
+        state.disc(s.id)
+        for s in state.squadrons.values()
+        if s.in_play and s.id not in displaced.squadrons
+    ]
+    ring = ship_base.buffer(radius + TOUCH / 2, quad_segs=16).exterior
+    samples = [ring.interpolate(i / 240, normalized=True).coords[0] for i in range(240)]
+    chosen: dict[str, tuple[float, float]] = {}
+    for sq_id in displaced.squadrons:
+        origin = state.squadrons[sq_id].position
+
+        def ok(p: tuple[float, float]) -> bool:
+            disc = Disc(p, radius)
+            return (
+                not outside_play_area(disc, area)
+                and not any(squadron_overlaps(b, disc) for b in bases)
+                and not any(discs_overlap(disc, d) for d in discs)
+                and not any(discs_overlap(disc, Disc(c, radius)) for c in chosen.values())
+            )
+
+        ordered = sorted(samples, key=lambda p: (math.dist(p, origin), p))
+        point = _first_legal(iter(ordered), ok)
+        if point is None:
+            touching = [d.centre for d in discs if distance_between(ship_base, d) <= TOUCH]
+            touching += list(chosen.values())
+            around = (p for c in touching for p in _around(c, [2 * radius + TOUCH / 2], 36))
+            point = _first_legal(around, ok)
+        if point is None:
+            return None
+        chosen[sq_id] = (point[0], point[1])
+    return PlaceSquadrons(positions=chosen)
+
+
+# --------------------------------------------------------------------------- legal samples
+
+
+def candidates(state: ArmadaState, side: str | None) -> list[BaseModel]:
+    """Orders to try for ``legal_commands``: the bot's own, and other ways to go on (every
+    ship's top dial when the bot can open it, each ready squadron without moving, a straight
+    maneuver at each speed the ship may take, ending a squadron's activation)."""
+    found: list[BaseModel] = []
+    own = bot_command(state, side)
+    if own is not None:
+        found.append(own)
+    if side is None or side not in to_act(state):
+        return found
+    if state.phase == "ship" and state.activation is None and state.displaced is None:
+        for ship in state.ships_of(side):
+            if ship.activated or not ship.dials:
+                continue
+            top = ship.dials[0]
+            salt = bot_salt(state, ship.id, top.slot)
+            for command in COMMANDS:
+                content = dial_content(ship.id, top.slot, command)
+                if verify_reveal(Commitment(digest=top.digest), content, salt):
+                    found.append(
+                        RevealDial(ship=ship.id, slot=top.slot, command=command, salt=salt)
+                    )
+                    found.append(
+                        RevealDial(
+                            ship=ship.id, slot=top.slot, command=command, salt=salt, to_token=True
+                        )
+                    )
+    if state.phase == "ship" and state.activation is not None and state.squadron_activation is None:
+        ship = state.ships[state.activation.ship]
+        for speed in range(state.card(ship.id).max_speed + 1):
+            for side_ in ("right", "left"):
+                found.append(Maneuver(ship=ship.id, speed=speed, clicks=[0] * speed, side=side_))
+    if state.squadron_activation is None and state.displaced is None:
+        for sq in ready_squadrons(state, side):
+            found.append(ActivateSquadron(squadron=sq.id))
+    if state.squadron_activation is not None:
+        found.append(EndSquadronActivation(squadron=state.squadron_activation.squadron))
+    return found

@@ -1,0 +1,366 @@
+"""The mandatory maneuver (SWA-2.3) with Navigate (SWA-R3) and overlapping (SWA-OVL).
+
+* **Determine course**: the speed dial, changed by one with a Navigate dial or token (two with
+  both) within 0..the chart's top speed; the clicks, one per joint, each within the speed
+  chart's yaw for the new speed (SWA-2.3a), one joint raised by one with a Navigate dial
+  ("–"→"I"→"II").
+* **Move ship** with the maneuver tool (:mod:`.maneuver`) on the chosen side. A final position
+  that would overlap the tool must be taken with the tool on the other side (SWA-2.3b), unless
+  it overlaps the tool on both sides.
+* **Overlapping** (SWA-OVL): a final position overlapping another ship retries at speed − 1 …
+  0 with the course's first clicks; then the ship and the closest ship it overlapped (among the
+  ships overlapped at the last speed tried, measured from its final position — Wake's reading)
+  are each dealt a face-down damage card (INTEGRATION POINT: ``integration.deal_damage_cards``).
+  A base partly outside the play area is destroyed. Obstacles under the final position take
+  effect (asteroid: one face-up damage card; debris: two damage on the hull zone with the most
+  shields — Wake picks it for the owner; station: the ship discards a damage card, a face-up one
+  first). Squadrons under the final position are placed touching the ship by the player not
+  moving it (``place_squadrons``, within :data:`TOUCH` mm), or touching a squadron that touches
+  it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand
+from domain.events import DomainEvent
+from domain.frozen import changed
+from domain.rulesets.armada import integration
+from domain.rulesets.armada.arcs import distance_between
+from domain.rulesets.armada.commands import Maneuver, PlaceSquadrons
+from domain.rulesets.armada.data import ObstacleKind
+from domain.rulesets.armada.events import (
+    ActivationEnded,
+    CommandResolved,
+    DamageCardDiscarded,
+    ObstacleOverlapped,
+    ShipManeuvered,
+    ShipsOverlapped,
+    SpeedChanged,
+    SquadronsDisplaced,
+    SquadronsPlaced,
+    UnitDestroyed,
+)
+from domain.rulesets.armada.geometry import ZONES, Disc, Pose, place_obstacle, place_ship
+from domain.rulesets.armada.maneuver import (
+    CourseError,
+    Side,
+    check_course,
+    execute,
+    raise_joint,
+    yaw_limits,
+)
+from domain.rulesets.armada.overlap import (
+    bases_overlap,
+    closest,
+    discs_overlap,
+    outside_play_area,
+    ships_overlapped,
+    squadron_overlaps,
+    squadrons_overlapped,
+    step_down,
+)
+from domain.rulesets.armada.sequence import acting_side
+from domain.rulesets.armada.ship_commands import check_spend
+from domain.rulesets.armada.ship_phase import activating
+from domain.rulesets.armada.state import ArmadaState, Displaced, with_ship, with_squadron
+
+TOUCH = 0.5
+"""mm: a placed squadron within this gap of the ship (without overlapping) touches it."""
+
+Fold = Callable[[ArmadaState, Sequence[DomainEvent]], ArmadaState]
+
+
+class Mover:
+    """One ship's maneuver geometry: final poses, bases and the other ships' bases."""
+
+    def __init__(self, state: ArmadaState, ship_id: str) -> None:
+        self.state = state
+        ship = state.ships[ship_id]
+        card = state.card(ship_id)
+        self.start = ship.pose
+        self.hull = state.data.ships.hull(card.hull_geometry)
+        self.size = state.data.geometry.base_sizes[card.size]
+        self.tool = state.data.geometry.maneuver_tool
+        self.others = {
+            s.id: state.placed(s.id).base
+            for s in state.ships.values()
+            if s.in_play and s.id != ship_id
+        }
+
+    def base(self, pose: Pose) -> Any:
+        return place_ship(self.hull, self.size, pose).base
+
+    def final(self, course: Sequence[int], side: Side) -> Pose:
+        return execute(self.start, self.size, self.tool, course, side).final
+
+    def overlaps_tool(self, course: Sequence[int], side: Side) -> bool:
+        move = execute(self.start, self.size, self.tool, course, side)
+        return move.overlaps_tool(self.base(move.final))
+
+    def ships_hit(self, pose: Pose) -> tuple[str, ...]:
+        return ships_overlapped(self.base(pose), self.others)
+
+
+def determine_course(state: ArmadaState, command: Maneuver) -> tuple[int, tuple[int, ...]]:
+    """The new speed and the checked course (SWA-2.3a, SWA-R3 Navigate).
+
+    Raises:
+        IllegalCommand: a Navigate spend that is not possible, a speed change beyond it or off
+            the chart, a joint that cannot be raised, or a click beyond the (raised) chart.
+    """
+    ship = state.ships[command.ship]
+    card = state.card(ship.id)
+    nav = command.navigate_dial or command.navigate_token
+    if nav:
+        check_spend(state, ship.id, "navigate", command.navigate_dial, command.navigate_token)
+    speed = ship.speed if command.speed is None else command.speed
+    allowed = int(command.navigate_dial) + int(command.navigate_token)
+    if abs(speed - ship.speed) > allowed:
+        raise IllegalCommand(
+            f"{ship.id} is at speed {ship.speed}; changing to {speed} needs a Navigate command "
+            "(one step for the dial or a token, two for both)",
+            rule="SWA-R3",
+        )
+    if speed > card.max_speed:
+        raise IllegalCommand(
+            f"{card.name}'s speed chart stops at {card.max_speed}, not {speed}", rule="SWA-R3"
+        )
+    limits = yaw_limits(card, speed)
+    if command.raise_joint is not None:
+        if not command.navigate_dial:
+            raise IllegalCommand("only a Navigate dial raises a joint's yaw", rule="SWA-R3")
+        try:
+            limits = raise_joint(limits, command.raise_joint)
+        except CourseError as exc:
+            raise IllegalCommand(f"{ship.id}: {exc}", rule="SWA-R3") from None
+    try:
+        course = check_course(command.clicks, limits)
+    except CourseError as exc:
+        chart = "/".join("–" if y == 0 else "I" * y for y in limits) or "none"
+        raise IllegalCommand(
+            f"{ship.id} at speed {speed} (yaw {chart}): {exc}", rule="SWA-2.3a"
+        ) from None
+    return speed, course
+
+
+def decide_maneuver(
+    state: ArmadaState, side: str | None, command: Maneuver, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """SWA-2.3: the activating ship's maneuver, with its overlaps; it ends the activation
+    unless displaced squadrons wait to be placed.
+
+    Raises:
+        IllegalCommand: see :func:`determine_course`; the tool overlapping the final position
+            on the chosen side only (SWA-2.3b).
+    """
+    ship = activating(state, side, command.ship, "SWA-2.3")
+    speed, course = determine_course(state, command)
+    mover = Mover(state, ship.id)
+    other_side: Side = "left" if command.side == "right" else "right"
+    if (
+        course
+        and mover.overlaps_tool(course, command.side)
+        and not mover.overlaps_tool(course, other_side)
+    ):
+        raise IllegalCommand(
+            f"{ship.id} would overlap the maneuver tool on its {command.side} side: insert "
+            f"the tool on the {other_side} side",
+            rule="SWA-2.3b",
+        )
+    events: list[DomainEvent] = []
+    if command.navigate_dial or command.navigate_token:
+        events.append(
+            CommandResolved(
+                ship=ship.id,
+                command="navigate",
+                dial=command.navigate_dial,
+                token=command.navigate_token,
+            )
+        )
+    if speed != ship.speed:
+        events.append(SpeedChanged(ship=ship.id, before=ship.speed, after=speed))
+    result = step_down(
+        len(course),
+        lambda s: mover.final(course[:s], command.side),
+        lambda pose: bool(mover.ships_hit(pose)),
+    )
+    final = result.pose
+    events.append(
+        ShipManeuvered(
+            ship=ship.id,
+            clicks=list(course),
+            side=command.side,
+            speed=result.speed,
+            overlapped_at=list(result.overlapped_at),
+            x=final.x,
+            y=final.y,
+            heading=final.heading,
+        )
+    )
+    base = mover.base(final)
+    if result.overlapped:
+        hit = mover.ships_hit(mover.final(course[: result.speed + 1], command.side))
+        other = closest(base, {h: mover.others[h] for h in hit}) or hit[0]
+        events.append(ShipsOverlapped(ship=ship.id, other=other))
+        for victim in (ship.id, other):
+            events += integration.deal_damage_cards(
+                fold(state, events), victim, 1, face_up=False, rule="SWA-OVL", dice=dice
+            )
+    if not fold(state, events).ships[ship.id].in_play:  # destroyed by its overlap damage
+        return _ended(state, events, ship.id, fold)
+    if outside_play_area(base, state.data.geometry.play_area):
+        events.append(
+            UnitDestroyed(unit=ship.id, kind="ship", reason="part of its base left the play area")
+        )
+        return _ended(state, events, ship.id, fold)
+    events += _obstacles(fold(state, events), ship.id, base, dice)
+    after = fold(state, events)
+    if not after.ships[ship.id].in_play:
+        return _ended(state, events, ship.id, fold)
+    discs = {s.id: after.disc(s.id) for s in after.squadrons.values() if s.in_play}
+    under = squadrons_overlapped(base, discs)
+    if under:
+        placer = state.other(ship.side)
+        events.append(SquadronsDisplaced(ship=ship.id, squadrons=list(under), placer=placer))
+        return events
+    return _ended(state, events, ship.id, fold)
+
+
+def _ended(
+    state: ArmadaState, events: list[DomainEvent], ship_id: str, fold: Fold
+) -> list[DomainEvent]:
+    """``events`` and the end of the activation (an unspent dial is discarded, SWA-R3)."""
+    activation = fold(state, events).activation
+    unspent = activation.dial if activation is not None else None
+    return [*events, ActivationEnded(ship=ship_id, unspent=unspent)]
+
+
+def obstacle_shapes(state: ArmadaState) -> dict[str, tuple[ObstacleKind, Any]]:
+    """Obstacle id -> (kind, outline on the play area)."""
+    shapes: dict[str, tuple[ObstacleKind, Any]] = {}
+    for setup in state.scenario.obstacles:
+        shape = state.data.obstacles.get(setup.shape)
+        outline = place_obstacle(shape, Pose(setup.x, setup.y, setup.heading), setup.flipped)
+        shapes[setup.id] = (shape.kind, outline)
+    return shapes
+
+
+def _obstacles(state: ArmadaState, ship_id: str, base: Any, dice: DiceSource) -> list[DomainEvent]:
+    """SWA-OVL: the effects of the obstacles under a ship's final position."""
+    events: list[DomainEvent] = []
+    for obstacle, (kind, outline) in obstacle_shapes(state).items():
+        if not bases_overlap(base, outline):
+            continue
+        events.append(ObstacleOverlapped(unit=ship_id, obstacle=obstacle, kind=kind))
+        ship = state.ships[ship_id]
+        if kind == "asteroid":
+            events += integration.deal_damage_cards(
+                state, ship_id, 1, face_up=True, rule="SWA-OVL", dice=dice
+            )
+        elif kind == "debris":
+            zone = max(ZONES, key=lambda z: (ship.shields[z], -ZONES.index(z)))
+            events += integration.suffer_damage(state, ship_id, 2, zone, rule="SWA-OVL", dice=dice)
+        elif ship.damage:
+            index = next((i for i, c in enumerate(ship.damage) if c.face_up), 0)
+            card = ship.damage[index]
+            events.append(
+                DamageCardDiscarded(
+                    ship=ship_id,
+                    index=index,
+                    card=card.card,
+                    face_up=card.face_up,
+                    rule="SWA-OVL",
+                )
+            )
+    return events
+
+
+# --------------------------------------------------------------------------- placing squadrons
+
+
+def decide_place(
+    state: ArmadaState, side: str | None, command: PlaceSquadrons
+) -> list[DomainEvent]:
+    """SWA-OVL: the squadrons a ship overlapped, placed touching it by the other player.
+
+    Raises:
+        IllegalCommand: nothing to place, not exactly the displaced squadrons, a position
+            outside the play area, overlapping a ship or squadron, or touching neither the
+            ship nor a squadron that touches it.
+    """
+    acting = acting_side(state, side, "ship", "SWA-OVL")
+    displaced = state.displaced
+    if displaced is None:
+        raise IllegalCommand("no squadrons wait to be placed", rule="SWA-OVL")
+    if set(command.positions) != set(displaced.squadrons):
+        raise IllegalCommand(
+            f"place exactly the squadrons {displaced.ship} overlapped: "
+            f"{', '.join(displaced.squadrons)}",
+            rule="SWA-OVL",
+        )
+    ship_base = state.placed(displaced.ship).base
+    bases = [state.placed(s.id).base for s in state.ships.values() if s.in_play]
+    fixed = {
+        s.id: state.disc(s.id)
+        for s in state.squadrons.values()
+        if s.in_play and s.id not in displaced.squadrons
+    }
+    touching = [d for d in fixed.values() if distance_between(ship_base, d) <= TOUCH]
+    placed: list[Disc] = []
+    for sq_id, (x, y) in command.positions.items():
+        if sq_id not in state.squadrons:
+            raise InvalidCommand(f"no squadron {sq_id!r}")
+        disc = state.disc(sq_id, (x, y))
+        if outside_play_area(disc, state.data.geometry.play_area):
+            raise IllegalCommand(f"{sq_id} cannot be placed outside the play area", rule="SWA-OVL")
+        if any(squadron_overlaps(b, disc) for b in bases):
+            raise IllegalCommand(f"{sq_id} would overlap a ship", rule="SWA-OVL")
+        if any(discs_overlap(disc, d) for d in [*fixed.values(), *placed]):
+            raise IllegalCommand(f"{sq_id} would overlap a squadron", rule="SWA-OVL")
+        on_ship = distance_between(ship_base, disc) <= TOUCH
+        on_squadron = any(distance_between(disc, d) <= TOUCH for d in touching)
+        if not on_ship and not on_squadron:
+            raise IllegalCommand(
+                f"{sq_id} must touch {displaced.ship} (or a squadron touching it)",
+                rule="SWA-OVL",
+            )
+        placed.append(disc)
+        if on_ship:
+            touching.append(disc)
+    positions = {k: (float(x), float(y)) for k, (x, y) in command.positions.items()}
+    unspent = state.activation.dial if state.activation is not None else None
+    return [
+        SquadronsPlaced(side=acting, positions=positions),
+        ActivationEnded(ship=displaced.ship, unspent=unspent),
+    ]
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
+    if isinstance(event, SpeedChanged):
+        return with_ship(state, event.ship, speed=event.after)
+    if isinstance(event, ShipManeuvered):
+        return with_ship(state, event.ship, x=event.x, y=event.y, heading=event.heading)
+    if isinstance(event, SquadronsDisplaced):
+        displaced = Displaced(
+            ship=event.ship, squadrons=tuple(event.squadrons), placer=event.placer
+        )
+        return changed(state, displaced=displaced)
+    if isinstance(event, SquadronsPlaced):
+        for sq_id, (x, y) in event.positions.items():
+            state = with_squadron(state, sq_id, x=x, y=y)
+        return changed(state, displaced=None)
+    if isinstance(event, UnitDestroyed):
+        if event.kind == "ship" and event.unit in state.ships:
+            ship = state.ships[event.unit]
+            state = with_ship(state, event.unit, destroyed=True, damage=(), tokens=(), dials=())
+            return changed(state, discards=(*state.discards, *(c.card for c in ship.damage)))
+        if event.unit in state.squadrons:
+            return with_squadron(state, event.unit, destroyed=True)
+    return state

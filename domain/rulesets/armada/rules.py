@@ -1,0 +1,196 @@
+"""Star Wars: Armada ``decide`` and ``evolve``: one order through the round (SWA-R1).
+
+``decide`` hands the order to its phase's module (setup, Command Phase, Ship Phase commands and
+maneuver, squadrons; INTEGRATION POINT: the attack pipeline's orders first) and then appends the
+automatic events that follow (:func:`advance`): the next turn, the next phase, the Status Phase,
+the end of the game. A refused order raises a typed error with its rule and appends nothing.
+``evolve`` folds an event through every phase module's ``apply`` (each ignores the events it
+does not know) and the sequence events here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.dice import DiceSource
+from domain.errors import GameOver, IllegalCommand, InvalidCommand
+from domain.events import DomainEvent, GameEnded
+from domain.frozen import changed
+from domain.rulesets.armada import (
+    command_phase,
+    integration,
+    maneuvering,
+    scoring,
+    setup_phase,
+    ship_commands,
+    ship_phase,
+    squadron_phase,
+    status_phase,
+)
+from domain.rulesets.armada.commands import (
+    ActivateSquadron,
+    DeployShip,
+    DeploySquadrons,
+    EndSquadronActivation,
+    Maneuver,
+    MoveSquadron,
+    PlaceSquadrons,
+    Repair,
+    RevealDial,
+    SetDials,
+    SquadronCommand,
+)
+from domain.rulesets.armada.events import PhaseBegan, TurnBegan
+from domain.rulesets.armada.state import ArmadaState, next_side
+
+MAX_AUTOMATIC = 64
+"""Automatic steps after one order, at most (a guard: a round has a handful)."""
+
+
+def fold_all(state: ArmadaState, events: Sequence[DomainEvent]) -> ArmadaState:
+    """``state`` with ``events`` applied in order (a scratch state inside ``decide``)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def decide(
+    state: ArmadaState, side: str | None, command: object, dice: DiceSource
+) -> list[DomainEvent]:
+    """Validate and resolve one order; the events it causes and the automatic ones after.
+
+    Raises:
+        WakeError: a subclass naming the rule; nothing is appended.
+    """
+    if state.phase == "over" or state.result is not None:
+        raise GameOver("the game has ended", rule="SWA-5")
+    events = integration.decide(state, side, command, dice)
+    if events is None:
+        if state.attack is not None:
+            raise IllegalCommand("an attack is in progress: finish it first", rule="SWA-2.2")
+        events = _decide(state, side, command, dice)
+    return [*events, *advance(fold_all(state, events))]
+
+
+def _decide(
+    state: ArmadaState, side: str | None, command: object, dice: DiceSource
+) -> list[DomainEvent]:
+    if isinstance(command, DeployShip):
+        return setup_phase.decide_ship(state, side, command)
+    if isinstance(command, DeploySquadrons):
+        return setup_phase.decide_squadrons(state, side, command)
+    if isinstance(command, SetDials):
+        return command_phase.decide(state, side, command)
+    if isinstance(command, RevealDial):
+        return ship_phase.decide_reveal(state, side, command)
+    if isinstance(command, SquadronCommand):
+        return ship_commands.decide_squadron(state, side, command)
+    if isinstance(command, Repair):
+        return ship_commands.decide_repair(state, side, command)
+    if isinstance(command, Maneuver):
+        return maneuvering.decide_maneuver(state, side, command, dice, fold_all)
+    if isinstance(command, PlaceSquadrons):
+        return maneuvering.decide_place(state, side, command)
+    if isinstance(command, ActivateSquadron):
+        return squadron_phase.decide_activate(state, side, command, fold_all)
+    if isinstance(command, MoveSquadron):
+        return squadron_phase.decide_move(state, side, command, fold_all)
+    if isinstance(command, EndSquadronActivation):
+        return squadron_phase.decide_end(state, side, command)
+    raise InvalidCommand(f"not an Armada order: {command!r}")
+
+
+# --------------------------------------------------------------------------- automatic steps
+
+
+def advance(state: ArmadaState) -> list[DomainEvent]:
+    """The automatic events after an order, up to the next decision (or the end)."""
+    events: list[DomainEvent] = []
+    for _ in range(MAX_AUTOMATIC):
+        step = _next_step(state)
+        if not step:
+            return events
+        events += step
+        state = fold_all(state, step)
+    raise RuntimeError("internal error: the round does not come to a decision")  # pragma: no cover
+
+
+def _next_step(state: ArmadaState) -> list[DomainEvent]:
+    if state.result is not None or state.phase == "over":
+        return []
+    ended = scoring.immediate(state)
+    if ended is not None:
+        return [ended]
+    if state.phase == "setup":
+        if state.active is not None:
+            return []
+        if setup_phase.done(state):
+            return [PhaseBegan(round=state.round, phase="command")]
+        return setup_phase.next_turn(state)
+    if state.phase == "command":
+        if set(state.dials_set) >= set(state.scenario.side_ids):
+            return [PhaseBegan(round=state.round, phase="ship")]
+        return []
+    busy = (
+        state.active is not None
+        or state.activation is not None
+        or state.squadron_activation is not None
+        or state.displaced is not None
+        or state.attack is not None
+    )
+    if state.phase == "ship":
+        if busy:
+            return []
+        side = next_side(state, ship_phase.can_activate)
+        if side is not None:
+            return [TurnBegan(side=side, rule="SWA-2")]
+        return [PhaseBegan(round=state.round, phase="squadron")]
+    if state.phase == "squadron":
+        if busy:
+            return []
+        side = next_side(state, squadron_phase.can_activate)
+        if side is not None:
+            return [TurnBegan(side=side, rule="SWA-3")]
+        return [PhaseBegan(round=state.round, phase="status")]
+    # the Status Phase needs no decision (SWA-4)
+    status = status_phase.resolve(state)
+    if state.round >= state.scenario.rounds:
+        return [status, scoring.final(status_phase.apply(state, status))]
+    return [status, PhaseBegan(round=state.round + 1, phase="command")]
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def evolve(state: ArmadaState, event: DomainEvent) -> ArmadaState:
+    """Apply one event; never raises for an event ``decide`` produced."""
+    if isinstance(event, PhaseBegan):
+        return changed(
+            state,
+            round=event.round,
+            phase=event.phase,
+            active=None,
+            last=None,
+            dials_set=(),
+            turn_count=0,
+        )
+    if isinstance(event, TurnBegan):
+        return changed(state, active=event.side, last=event.side, turn_count=0)
+    if isinstance(event, GameEnded):
+        result = {"winner": event.winner or "", "reason": event.reason}
+        return changed(state, phase="over", active=None, result=result)
+    for module in _MODULES:
+        state = module(state, event)
+    return state
+
+
+_MODULES = (
+    setup_phase.apply,
+    command_phase.apply,
+    ship_phase.apply,
+    ship_commands.apply,
+    maneuvering.apply,
+    squadron_phase.apply,
+    status_phase.apply,
+    integration.apply,
+)

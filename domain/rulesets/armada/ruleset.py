@@ -1,0 +1,122 @@
+"""Star Wars: Armada on the Wake ruleset contract (id ``armada``; registered in process by the
+tests until the ruleset is complete, then through the ``wake.rulesets`` entry point)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from domain.commands import OrderParser
+from domain.dice import DiceSource, SeededDice
+from domain.errors import WakeError
+from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.header import GameHeader
+from domain.read_model import GameView
+from domain.ruleset import Ruleset, RulesetMeta
+from domain.rulesets.armada import bot, integration, rules, view
+from domain.rulesets.armada.commands import ArmadaCommand
+from domain.rulesets.armada.events import ARMADA_EVENTS, DialsAssigned
+from domain.rulesets.armada.options import resolve_options
+from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
+from domain.rulesets.armada.sequence import to_act
+from domain.rulesets.armada.setup_phase import initial_state
+from domain.rulesets.armada.state import ArmadaState
+from domain.rulesets.armada.summaries import RULE_SUMMARIES
+
+_ORDERS = OrderParser(ArmadaCommand, "Star Wars: Armada")
+SEALED = "sealed"
+"""What another side sees in place of a dial's digest."""
+
+
+class ArmadaRuleset(Ruleset[ArmadaState, Any]):
+    """Two fleets on a continuous 3'×3' play area; command dials sealed until revealed."""
+
+    meta: ClassVar[RulesetMeta] = RulesetMeta(
+        id="armada",
+        name="Star Wars: Armada",
+        version="0.1",
+        min_sides=2,
+        max_sides=2,
+        board_kind="continuous",
+        hidden_information=[
+            "command dials until revealed",
+            "face-down damage cards",
+            "damage deck",
+        ],
+        rule_prefix="SWA",
+        description="Star Wars: Armada learning game (FFG, 2015); seed 002; provisional data",
+    )
+    events: ClassVar[EventRegistry] = ARMADA_EVENTS.merged(integration.EVENTS)
+    rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+
+    def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_scenario(data)
+
+    def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(dict(data)).model_dump(mode="json")
+
+    def sides(self, scenario: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(s["id"], s["name"]) for s in scenario["scenario"]["sides"]]
+
+    def initial_state(self, header: GameHeader) -> ArmadaState:
+        scenario, data = load_resolved(header.scenario)
+        seed = header.dice.seed
+        salt_base = str(seed) if seed is not None else header.game_id
+        return initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
+
+    def parse_command(self, data: Mapping[str, Any]) -> Any:
+        return _ORDERS.parse(data)
+
+    def decide(
+        self, state: ArmadaState, side: str | None, command: Any, dice: DiceSource
+    ) -> list[DomainEvent]:
+        return rules.decide(state, side, command, dice)
+
+    def evolve(self, state: ArmadaState, event: DomainEvent) -> ArmadaState:
+        return rules.evolve(state, event)
+
+    def to_act(self, state: ArmadaState) -> list[str | None]:
+        return list(to_act(state))
+
+    def legal_commands(self, state: ArmadaState, side: str | None) -> list[Any]:
+        """A sample of legal orders: the bot's own, the attack pipeline's, and for the Ship and
+        Squadron Phases the other ways of going on it finds (each checked with ``decide``)."""
+        found: list[Any] = list(integration.commands(state, side))
+        for command in bot.candidates(state, side):
+            try:
+                rules.decide(state, side, command, SeededDice(0))
+            except WakeError:
+                continue
+            if command not in found:
+                found.append(command)
+        return found
+
+    def bot_command(self, state: ArmadaState, side: str | None) -> Any:
+        return bot.bot_command(state, side)
+
+    def read_model(self, state: ArmadaState) -> GameView:
+        return view.read_model(state)
+
+    def describe(self, event: DomainEvent) -> str:
+        return view.describe(event)
+
+    def dump_state(self, state: ArmadaState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load_state(self, data: Mapping[str, Any]) -> ArmadaState:
+        return ArmadaState.model_validate(dict(data))
+
+    def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
+        """Dials a side has set are sealed for the other side until revealed (SWA-R2): it sees
+        how many were set, not their digests (the umpire, ``None``, sees all)."""
+        if viewer is None:
+            return event
+        if isinstance(event, DialsAssigned) and event.side != viewer:
+            hidden = {ship: [SEALED] * len(d) for ship, d in event.dials.items()}
+            return event.model_copy(update={"dials": hidden})
+        sealed_order = isinstance(event, CommandIssued) and event.command.get("type") == "set_dials"
+        if sealed_order and isinstance(event, CommandIssued) and event.side != viewer:
+            dials = event.command.get("dials", {})
+            hidden = {ship: [SEALED] * len(d) for ship, d in dials.items()}
+            return event.model_copy(update={"command": {"type": "set_dials", "dials": hidden}})
+        return event

@@ -1,0 +1,90 @@
+"""One-line summaries of the Star Wars: Armada rule IDs (digest section 2), for explanations."""
+
+from __future__ import annotations
+
+RULE_SUMMARIES: dict[str, str] = {
+    "SWA-SEED": "Learn to Play p.3: the Ship, Squadron and Status Phases and winning.",
+    "SWA-SETUP": (
+        "Setup: 3'×3' play area; deploy in turns, one ship or two squadrons; ships in the "
+        "deployment zone at a speed on their chart; squadrons within distance 1–2 of a friendly "
+        "ship."
+    ),
+    "SWA-R1": (
+        "A round is the Command, Ship, Squadron and Status Phases; the game lasts six rounds."
+    ),
+    "SWA-R2": (
+        "Command Phase: secret dials put face down at the bottom of each ship's stack until it "
+        "holds its command value; only the top dial is revealed."
+    ),
+    "SWA-R3": (
+        "Commands by dial or token (Navigate, Squadron, Repair, Concentrate Fire); dial and token"
+        " together count once; each command once a round; tokens capped at the command value, no "
+        "two alike."
+    ),
+    "SWA-2": (
+        "Ship Phase: starting with the first player, sides alternate activating one ship; a side "
+        "with none left passes."
+    ),
+    "SWA-2.1": (
+        "Reveal the ship's top dial: keep it for its full effect, or spend it at once for its "
+        "command token."
+    ),
+    "SWA-2.2": (
+        "Attack: up to two attacks from different hull zones (skipped in round 1 of the learning "
+        "scenario)."
+    ),
+    "SWA-2.3": "Execute maneuver (mandatory) at the speed dial's speed with the maneuver tool.",
+    "SWA-2.3a": (
+        "Determine course: each joint clicks up to its yaw on the speed chart for this speed."
+    ),
+    "SWA-2.3b": (
+        "Move ship: the ship ends on the side of the tool it started on and may not overlap the "
+        "tool; use the other side if it would."
+    ),
+    "SWA-3": (
+        "Squadron Phase: starting with the first player, sides activate two squadrons a turn; "
+        "each moves or attacks."
+    ),
+    "SWA-3.1": (
+        "Squadron move: along the ruler up to its speed's distance band, not onto a ship or "
+        "squadron."
+    ),
+    "SWA-3.2": "Squadron attack: an enemy squadron or hull zone at distance 1 (360° arc).",
+    "SWA-3.3": (
+        "Engagement: at distance 1 of an enemy squadron; an engaged squadron cannot move and "
+        "attacks squadrons first."
+    ),
+    "SWA-3.4": (
+        "Activation slider: toggled on activation; a squadron whose slider matches the initiative"
+        " token has not activated."
+    ),
+    "SWA-4": "Status Phase: ready exhausted defence tokens; flip the initiative token; next round.",
+    "SWA-5": (
+        "Winning: a side with no ships loses at once; after round 6 the higher score (destroyed "
+        "enemy fleet points) wins; a tie goes to the second player."
+    ),
+    "SWA-ATK": (
+        "Attack: declare, roll, resolve effects, defence tokens, damage, additional squadron "
+        "target."
+    ),
+    "SWA-DICE": "Attack dice: red, blue and black faces.",
+    "SWA-DEF": (
+        "Defence tokens: ready, exhausted, discarded; one of each type per attack; none at speed 0."
+    ),
+    "SWA-DMG": "Damage deck: 52 cards; a ship with damage cards equal to its hull is destroyed.",
+    "SWA-RNG": (
+        "Range and distance: closest point to closest point; a band's edge belongs to the nearer "
+        "band."
+    ),
+    "SWA-HZ": (
+        "Hull zones and firing arcs: four zones split by the token's arc lines; arcs include "
+        "their lines."
+    ),
+    "SWA-MOV": "Maneuver tool: yaw clicks per joint; speed 0 still executes a maneuver.",
+    "SWA-OVL": (
+        "Overlapping: step down on ships (a face-down damage card to both), the opponent places "
+        "overlapped squadrons, a base outside the play area is destroyed, obstacle effects."
+    ),
+    "SWA-PASS": "Pass tokens (RRG 1.6, optional).",
+    "SWA-DATA": "Unit data: ship and squadron cards, printed and updated points.",
+}

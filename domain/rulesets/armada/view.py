@@ -1,0 +1,267 @@
+"""Star Wars: Armada read model and one-line event descriptions for the generic viewers.
+
+``read_model`` turns an :class:`.state.ArmadaState` into a plain
+:class:`domain.read_model.GameView`: every ship (position, heading, speed, shields per hull
+zone, defence tokens, command tokens, dials revealed so far and how many are still face down,
+damage cards — face-down ones only counted) and every squadron (position, hull left,
+activation slider, engagement), the two sides with their scores (SWA-5), the round and phase.
+Unrevealed dials are never shown: the state holds only their seals. ``describe`` gives one
+log line per event.
+"""
+
+from __future__ import annotations
+
+from domain.chance import describe_roll
+from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
+from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
+from domain.rulesets.armada import events as ev
+from domain.rulesets.armada.geometry import ZONES
+from domain.rulesets.armada.scoring import scores
+from domain.rulesets.armada.squadron_phase import engaged_with
+from domain.rulesets.armada.state import ArmadaState, ShipState, SquadronState
+
+ZONE_LETTERS = {"front": "F", "left": "L", "right": "R", "rear": "A"}
+
+
+def _status(destroyed: bool, deployed: bool) -> str:
+    if destroyed:
+        return "destroyed"
+    return "active" if deployed else "reserve"
+
+
+def _tokens(ship: ShipState) -> str | None:
+    parts = [f"{t.kind}{'' if t.status == 'ready' else f' ({t.status})'}" for t in ship.defense]
+    return ", ".join(parts) or None
+
+
+def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
+    card = state.card(ship.id)
+    face_up = [c.card for c in ship.damage if c.face_up]
+    details: dict[str, Detail] = {
+        "card": card.name,
+        "class": card.id,
+        "size": card.size,
+        "speed": ship.speed,
+        "shields": " ".join(f"{ZONE_LETTERS[z]}{ship.shields[z]}" for z in ZONES),
+        **{f"shield_{z}": ship.shields[z] for z in ZONES},
+        "defense_tokens": _tokens(ship),
+        "command_tokens": ", ".join(ship.tokens) or None,
+        "dials_face_down": len(ship.dials),
+        "dials_revealed": ", ".join(f"R{d.round} {d.command}" for d in ship.revealed) or None,
+        "commands_this_round": ", ".join(ship.resolved) or None,
+        "damage_face_up": ", ".join(face_up) or None,
+        "damage_face_down": sum(1 for c in ship.damage if not c.face_up),
+        "activated": ship.activated,
+    }
+    return UnitView(
+        id=ship.id,
+        side=ship.side,
+        name=ship.name,
+        kind="ship",
+        status=_status(ship.destroyed, ship.deployed),
+        damage=len(ship.damage),
+        strength=card.hull,
+        position=ship.pose.position if ship.deployed else None,
+        heading=ship.heading if ship.deployed else None,
+        details=details,
+    )
+
+
+def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
+    card = state.squadron_card(sq.id)
+    engaged = engaged_with(state, sq.id) if sq.in_play else []
+    details: dict[str, Detail] = {
+        "card": card.name,
+        "class": card.id,
+        "speed": card.speed,
+        "hull": sq.hull,
+        "keywords": ", ".join(card.keywords) or None,
+        "slider": sq.slider,
+        "activated": not state.squadron_ready(sq.id),
+        "engaged_with": ", ".join(engaged) or None,
+    }
+    return UnitView(
+        id=sq.id,
+        side=sq.side,
+        name=sq.name,
+        kind="squadron",
+        status=_status(sq.destroyed, sq.deployed),
+        damage=card.hull - sq.hull,
+        strength=card.hull,
+        position=sq.position if sq.deployed else None,
+        details=details,
+    )
+
+
+def read_model(state: ArmadaState) -> GameView:
+    """Plain view of an Armada game: ships and squadrons on the continuous play area (mm)."""
+    score = scores(state)
+    units = [_ship_unit(state, s) for s in state.ships.values()]
+    units += [_squadron_unit(state, s) for s in state.squadrons.values()]
+    sides = []
+    for setup in state.scenario.sides:
+        ships = [s for s in state.ships.values() if s.side == setup.id]
+        squadrons = [s for s in state.squadrons.values() if s.side == setup.id]
+        details: dict[str, Detail] = {
+            "faction": setup.faction,
+            "first_player": setup.id == state.first_player,
+            "ships": f"{sum(1 for s in ships if s.in_play)}/{len(ships)}",
+            "squadrons": f"{sum(1 for s in squadrons if s.in_play)}/{len(squadrons)}",
+            "dials_set": setup.id in state.dials_set if state.phase == "command" else None,
+        }
+        sides.append(
+            SideView(
+                id=setup.id,
+                name=setup.name,
+                vp=score[setup.id],
+                units_total=len(ships) + len(squadrons),
+                units_active=sum(1 for s in ships if s.in_play)
+                + sum(1 for q in squadrons if q.in_play),
+                details=details,
+            )
+        )
+    result = None
+    if state.result is not None:
+        result = ResultView(
+            winner=state.result.get("winner") or None,
+            reason=state.result.get("reason", ""),
+            rule="SWA-5",
+            vp=score,
+        )
+    area = state.data.geometry.play_area
+    notes = [
+        f"round {state.round} of {state.scenario.rounds}",
+        f"initiative token: {state.initiative} (first player {state.first_player})",
+    ]
+    if state.activation is not None:
+        notes.append(f"activating: {state.activation.ship}")
+    if state.squadron_activation is not None:
+        notes.append(f"squadron activating: {state.squadron_activation.squadron}")
+    if state.displaced is not None:
+        d = state.displaced
+        notes.append(f"{d.placer} places {', '.join(d.squadrons)} touching {d.ship} (SWA-OVL)")
+    if not state.attacks_allowed():
+        notes.append(f"no attacks in round {state.round} (SWA-2.2)")
+    for obstacle in state.scenario.obstacles:
+        kind = state.data.obstacles.get(obstacle.shape).kind
+        notes.append(f"obstacle {obstacle.id} ({kind}) at ({obstacle.x:.0f}, {obstacle.y:.0f})")
+    if state.scenario.provisional:
+        notes.append(f"provisional scenario: {state.scenario.provisional_note}")
+    return GameView(
+        ruleset="armada",
+        ruleset_name="Star Wars: Armada",
+        scenario=state.scenario.id,
+        turn=state.round,
+        phase=state.phase,
+        active_side=state.active,
+        sides=sides,
+        units=units,
+        board=BoardView(kind="continuous", width=area.width, height=area.height, unit="mm"),
+        result=result,
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------- describe
+
+
+def _pt(x: float, y: float) -> str:
+    return f"({x:.1f}, {y:.1f})"
+
+
+def _describe(event: DomainEvent) -> str | None:
+    if isinstance(event, ev.PhaseBegan):
+        return f"round {event.round}: {event.phase} phase [{event.RULE}]"
+    if isinstance(event, ev.TurnBegan):
+        return f"{event.side}'s turn [{event.rule}]"
+    if isinstance(event, ev.ShipDeployed):
+        return (
+            f"{event.side} deploys {event.ship} at {_pt(event.x, event.y)} heading "
+            f"{event.heading:.0f}°, speed {event.speed} [SWA-SETUP]"
+        )
+    if isinstance(event, ev.SquadronsDeployed):
+        where = ", ".join(f"{k} at {_pt(*p)}" for k, p in event.positions.items())
+        return f"{event.side} deploys {where} [SWA-SETUP]"
+    if isinstance(event, ev.DialsAssigned):
+        counts = ", ".join(f"{ship} {len(d)}" for ship, d in event.dials.items())
+        return f"{event.side} sets command dials face down: {counts or 'none'} [SWA-R2]"
+    if isinstance(event, ev.DialRevealed):
+        return f"{event.ship} activates and reveals {event.command} (dial {event.slot}) [SWA-2.1]"
+    if isinstance(event, ev.TokenGained):
+        text = f"{event.ship} spends the dial for a {event.command} token"
+        if event.discarded:
+            text += f", discarding a {event.discarded} token"
+        return text + " [SWA-R3]"
+    if isinstance(event, ev.CommandResolved):
+        spent = " and ".join(
+            w for w, used in (("dial", event.dial), ("token", event.token)) if used
+        )
+        extra = f" ({event.amount})" if event.amount else ""
+        return f"{event.ship} resolves {event.command} with its {spent}{extra} [SWA-R3]"
+    if isinstance(event, ev.ShieldsRepaired):
+        if event.source:
+            return f"{event.ship} moves a shield from {event.source} to {event.zone} [SWA-R3]"
+        return f"{event.ship} recovers a shield on {event.zone} [SWA-R3]"
+    if isinstance(event, ev.DamageCardDiscarded):
+        face = "face-up" if event.face_up else "face-down"
+        return f"{event.ship} discards a {face} damage card [{event.rule}]"
+    if isinstance(event, ev.SpeedChanged):
+        return f"{event.ship} changes speed {event.before} → {event.after} [SWA-R3]"
+    if isinstance(event, ev.ShipManeuvered):
+        clicks = " ".join(f"{c:+d}" for c in event.clicks) or "-"
+        text = (
+            f"{event.ship} maneuvers at speed {event.speed} (clicks {clicks}, tool {event.side}) "
+            f"to {_pt(event.x, event.y)} heading {event.heading:.1f}°"
+        )
+        if event.overlapped_at:
+            text += f"; overlapped a ship at speed {', '.join(map(str, event.overlapped_at))}"
+        return text + " [SWA-2.3]"
+    if isinstance(event, ev.ShipsOverlapped):
+        return f"{event.ship} overlapped {event.other}: a face-down damage card each [SWA-OVL]"
+    if isinstance(event, ev.ObstacleOverlapped):
+        return f"{event.unit} ends on {event.obstacle} ({event.kind}) [SWA-OVL]"
+    if isinstance(event, ev.SquadronsDisplaced):
+        return (
+            f"{event.ship} overlapped {', '.join(event.squadrons)}; {event.placer} places them "
+            "[SWA-OVL]"
+        )
+    if isinstance(event, ev.SquadronsPlaced):
+        where = ", ".join(f"{k} at {_pt(*p)}" for k, p in event.positions.items())
+        return f"{event.side} places {where} [SWA-OVL]"
+    if isinstance(event, ev.UnitDestroyed):
+        return f"{event.unit} is destroyed: {event.reason} [{event.rule}]"
+    if isinstance(event, ev.ActivationEnded):
+        text = f"{event.ship} ends its activation"
+        if event.unspent:
+            text += f" (the unspent {event.unspent} dial is discarded)"
+        return text + " [SWA-2]"
+    if isinstance(event, ev.SquadronActivated):
+        by = f" by {event.by_ship}'s squadron command" if event.by_ship else ""
+        return f"{event.squadron} activates{by}, slider to {event.slider} [SWA-3.4]"
+    if isinstance(event, ev.SquadronMoved):
+        return (
+            f"{event.squadron} moves {event.distance:.1f} mm to {_pt(event.x, event.y)} [SWA-3.1]"
+        )
+    if isinstance(event, ev.SquadronActivationEnded):
+        return f"{event.squadron} ends its activation [SWA-3]"
+    if isinstance(event, ev.StatusResolved):
+        ready = sum(event.readied.values())
+        return (
+            f"status phase: {ready} defence token(s) readied, initiative token flipped to "
+            f"{event.initiative} [SWA-4]"
+        )
+    return None
+
+
+def describe(event: DomainEvent) -> str:
+    """One line of text for the log; unrevealed dials are never named."""
+    if isinstance(event, CommandIssued):
+        who = event.side or "umpire"
+        return f"{who}: {event.command.get('type', '?')}"
+    if isinstance(event, DiceRolled):
+        return describe_roll(event)
+    if isinstance(event, GameEnded):
+        vp = ", ".join(f"{side} {n}" for side, n in event.vp.items())
+        return f"game over: {event.winner} wins ({event.reason}) [{event.rule}]; scores {vp}"
+    text = _describe(event)
+    return text if text is not None else type(event).__name__
