@@ -15,9 +15,14 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from domain.errors import IllegalCommand, NotYourTurn
-from domain.events import DomainEvent, GameEnded
-from domain.rulesets.armada import bot, integration, rules, ship_phase, squadron_phase, status_phase
+from domain.events import GameEnded
+from domain.rulesets.armada import bot, rules, ship_phase, squadron_phase, status_phase
 from domain.rulesets.armada.arcs import distance_between
+from domain.rulesets.armada.attack_events import (
+    DamageCardDealt,
+    DamageDeckShuffled,
+    DamageSuffered,
+)
 from domain.rulesets.armada.events import (
     ActivationEnded,
     DamageCardDiscarded,
@@ -165,22 +170,10 @@ def test_the_bot_scores_courses_with_the_tools_own_final_pose(armada: ArmadaRule
 # --------------------------------------------------------------------------- overlapping
 
 
-def test_swa_ovl_step_down_and_a_damage_card_to_both_ships(
-    armada: ArmadaRuleset, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_swa_ovl_step_down_and_a_damage_card_to_both_ships(armada: ArmadaRuleset) -> None:
     """SWA-OVL: a final position overlapping another ship retries one speed lower, down to 0;
     then the moving ship and the closest ship it overlapped are each dealt a face-down damage
-    card (through the damage deck's hook)."""
-    dealt: list[tuple[str, int, bool]] = []
-
-    def deal(
-        state: Any, ship_id: str, count: int, *, face_up: bool, rule: str, dice: Any
-    ) -> list[DomainEvent]:
-        assert rule == "SWA-OVL"
-        dealt.append((ship_id, count, face_up))
-        return []
-
-    monkeypatch.setattr(integration, "deal_damage_cards", deal)
+    card from the damage deck, shuffled from the game's dice at that first card (SWA-DMG)."""
     data = scenario(
         [
             ship("victory", "empire", "victory_ii", 457.2, 300.0, 0.0, 2),
@@ -195,8 +188,17 @@ def test_swa_ovl_step_down_and_a_damage_card_to_both_ships(
     moved = of(events, ShipManeuvered)[0]
     assert moved.speed < 2 and moved.overlapped_at == list(range(2, moved.speed, -1))
     assert of(events, ShipsOverlapped)[0].other == "cr90"
-    assert dealt == [("victory", 1, False), ("cr90", 1, False)]
-    assert game.state.ships["victory"].speed == 2  # the dial is unchanged
+    assert of(events, DamageDeckShuffled)[0].reason == "setup"
+    dealt = of(events, DamageCardDealt)
+    assert [(d.ship, d.face_up) for d in dealt] == [("victory", False), ("cr90", False)]
+    assert [(e.unit, e.cards, e.rule) for e in of(events, DamageSuffered)] == [
+        ("victory", 1, "SWA-OVL"),
+        ("cr90", 1, "SWA-OVL"),
+    ]
+    state = game.state
+    assert [len(state.ships[s].damage) for s in ("victory", "cr90")] == [1, 1]
+    assert len(state.deck.draw) == 50
+    assert state.ships["victory"].speed == 2  # the dial is unchanged
 
 
 def _tie_ahead() -> dict[str, Any]:
@@ -256,20 +258,9 @@ def test_swa_ovl_a_ship_leaving_the_play_area_is_destroyed_and_swa_5_ends_the_ga
     assert game.state.phase == "over"
 
 
-def test_swa_ovl_obstacles_under_the_final_position(
-    armada: ArmadaRuleset, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """SWA-OVL: a station lets the ship discard a damage card (a face-up one first); an
-    asteroid field deals a face-up damage card (through the damage deck's hook)."""
-    dealt: list[bool] = []
-
-    def deal(
-        state: Any, ship_id: str, count: int, *, face_up: bool, rule: str, dice: Any
-    ) -> list[DomainEvent]:
-        dealt.append(face_up)
-        return []
-
-    monkeypatch.setattr(integration, "deal_damage_cards", deal)
+def test_swa_ovl_obstacles_under_the_final_position(armada: ArmadaRuleset) -> None:
+    """SWA-OVL: a station lets the ship discard a damage card (a face-up one first, to the
+    discard pile); an asteroid field deals a face-up damage card from the deck."""
     obstacles = [
         {"id": "station", "shape": "station", "x": 300.0, "y": 560.0},
         {"id": "rock", "shape": "asteroid_1", "x": 600.0, "y": 560.0},
@@ -289,7 +280,7 @@ def test_swa_ovl_obstacles_under_the_final_position(
         "cr90",
         damage=(
             DamageCardState(card="structural_damage"),
-            DamageCardState(card="crew_panic", face_up=True),
+            DamageCardState(card="blinded_gunners", face_up=True),
         ),
     )
     reveal = armada.parse_command(game.reveal_order("cr90"))
@@ -298,7 +289,8 @@ def test_swa_ovl_obstacles_under_the_final_position(
     events = rules.decide(state, "rebels", move, None)  # type: ignore[arg-type]
     assert of(events, ObstacleOverlapped)[0].kind == "station"
     discarded = of(events, DamageCardDiscarded)[0]
-    assert (discarded.card, discarded.rule) == ("crew_panic", "SWA-OVL")
+    assert (discarded.card, discarded.rule) == ("blinded_gunners", "SWA-OVL")
+    assert rules.fold_all(state, events).deck.discard == ("blinded_gunners",)
     game.reveal("cr90")
     game.maneuver("cr90")
     game.reveal("victory")
@@ -306,7 +298,9 @@ def test_swa_ovl_obstacles_under_the_final_position(
     game.reveal("nebulon")
     events = game.maneuver("nebulon", clicks=[0, 0])
     assert of(events, ObstacleOverlapped)[0].obstacle == "rock"
-    assert dealt == [True]
+    dealt = of(events, DamageCardDealt)
+    assert dealt and dealt[0].face_up and of(events, DamageSuffered)[0].rule == "SWA-OVL"
+    assert game.state.ships["nebulon"].damage[0].card == dealt[0].card
 
 
 # --------------------------------------------------------------------------- attack seam
@@ -508,15 +502,15 @@ def test_swa_4_status_readies_tokens_and_flips_the_initiative_token(armada: Arma
         activated=True,
         resolved=("navigate",),
         defense=(
-            DefenseTokenState(kind="brace", status="exhausted"),
-            DefenseTokenState(kind="redirect", status="discarded"),
+            DefenseTokenState(kind="brace", state="exhausted"),
+            DefenseTokenState(kind="redirect", state="discarded"),
             DefenseTokenState(kind="redirect"),
         ),
     )
     status = status_phase.resolve(state)
     assert status.readied == {"victory": 1} and status.initiative == "red"
     after = status_phase.apply(state, status)
-    assert [t.status for t in after.ships["victory"].defense] == ["ready", "discarded", "ready"]
+    assert [t.state for t in after.ships["victory"].defense] == ["ready", "discarded", "ready"]
     assert after.initiative == "red"
     assert not after.ships["victory"].activated and after.ships["victory"].resolved == ()
     # every squadron activates every round (SWA-3), so all sliders show red again by now

@@ -157,8 +157,11 @@ def test_swa_setup_bad_scenarios_are_refused_naming_the_problem(
 
 def test_swa_5_points_option_defaults_to_printed(armada: ArmadaRuleset) -> None:
     """SWA-5 / SWA-DATA: the ``points`` option picks printed (default) or updated costs."""
-    assert armada.resolve_options({}) == {"points": "printed"}
-    assert armada.resolve_options({"points": "updated"}) == {"points": "updated"}
+    assert armada.resolve_options({}) == {"points": "printed", "evade": "rrg_1_6"}
+    assert armada.resolve_options({"points": "updated"}) == {
+        "points": "updated",
+        "evade": "rrg_1_6",
+    }
     with pytest.raises(ScenarioError, match="points"):
         armada.resolve_options({"points": "secret"})
     with pytest.raises(ScenarioError):
@@ -502,7 +505,7 @@ def test_swa_r3_repair_points_and_effects(armada: ArmadaRuleset) -> None:
     assert (discarded.card, discarded.face_up) == ("comm_noise", True)
     after = rules.fold_all(state, events)
     assert [c.card for c in after.ships["nebulon"].damage] == ["structural_damage"]
-    assert after.discards == ("comm_noise",)
+    assert after.deck.discard == ("comm_noise",)
     for effects, why in (
         (
             [
@@ -527,8 +530,10 @@ def test_swa_r3_repair_points_and_effects(armada: ArmadaRuleset) -> None:
 
 def test_swa_5_after_the_last_round_a_tie_goes_to_the_second_player(armada: ArmadaRuleset) -> None:
     """SWA-5 / SWA-SETUP: with nothing destroyed the scores tie 0–0 after round 6, and the
-    second player wins."""
-    game = Game(duel())
+    second player wins (a scenario that skips every attack step, SWA-2.2)."""
+    data = duel()
+    data["no_attacks_in_rounds"] = [1, 2, 3, 4, 5, 6]
+    game = Game(data)
     game.play_until(lambda s: s.phase == "over", limit=5000)
     ended = of(game.events, GameEnded)[0]
     assert game.state.round == 6

@@ -423,6 +423,20 @@ def _refuse_target(
         raise IllegalCommand(why, rule=dmg.RULE)
 
 
+def check_target(
+    attacker: Attacker,
+    defender: ShipDefender | SquadronDefender,
+    geometry: Geometry,
+    catalogue: DamageDeck | None = None,
+) -> None:
+    """The checks :func:`declare` makes, without declaring (for listing legal attacks).
+
+    Raises:
+        IllegalCommand: as :func:`declare`.
+    """
+    _refuse_target(attacker, defender, geometry, catalogue or _bundled())
+
+
 def _declared(attack: AttackState, additional: bool) -> AttackDeclared:
     attacker, defender, geometry = attack.attacker, attack.defender, attack.geometry
     return AttackDeclared(

@@ -370,8 +370,9 @@ class CommNoiseResolved(DomainEvent):
 
 
 class UnitDestroyed(DomainEvent):
-    """A ship with damage cards ≥ its hull, or a squadron with no hull left, is destroyed
-    (SWA-DMG, SWA-ATK 5). ``cards``: a ship's damage cards, which go to the discard pile."""
+    """A unit is destroyed: a ship with damage cards ≥ its hull, a squadron with no hull left
+    (SWA-DMG, SWA-ATK 5), or a unit whose base left the play area (SWA-OVL, SWA-3.1; ``reason``
+    says which). ``cards``: a ship's damage cards, which go to the discard pile."""
 
     TOPIC: ClassVar[str] = "armada.UnitDestroyed/1"
     RULE: ClassVar[str] = "SWA-DMG"
@@ -379,6 +380,7 @@ class UnitDestroyed(DomainEvent):
     unit: str
     kind: UnitKind
     cards: list[str] = Field(default_factory=list)
+    reason: str = ""
     rule: str = "SWA-DMG"
 
 

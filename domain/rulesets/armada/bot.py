@@ -9,7 +9,9 @@
   for its token; Squadron and Repair commands resolve (shields first to the emptiest zones); the
   maneuver is chosen among every course at the speeds Navigate allows, scored on bringing the
   nearest enemy ship to the front arc at about medium range, staying clear of the edges,
-  obstacles and other ships. Attacks: INTEGRATION POINT (``integration.bot_command``).
+  obstacles and other ships. Between its commands and its maneuver it makes the attacks
+  :mod:`.attack_bot` finds worth making; inside attacks and for damage cards it decides as
+  :mod:`.attack_bot` says.
 * **Squadrons** fly at the nearest enemy squadron within reach (to engage it), else at the
   nearest enemy ship; displaced squadrons are put back touching the ship, as near as possible
   to where they were.
@@ -28,7 +30,8 @@ from pydantic import BaseModel
 from shapely.geometry import Point
 
 from domain.errors import WakeError
-from domain.rulesets.armada import integration
+from domain.frozen import changed
+from domain.rulesets.armada import attack_bot
 from domain.rulesets.armada.arcs import distance_between
 from domain.rulesets.armada.command_phase import bot_salt, dial_content, dials_needed
 from domain.rulesets.armada.commands import (
@@ -45,6 +48,8 @@ from domain.rulesets.armada.commands import (
     SetDials,
     SquadronCommand,
 )
+from domain.rulesets.armada.damage import must_panic_before_reveal
+from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.data import ManeuverTool, Size
 from domain.rulesets.armada.geometry import ZONES, Disc, Pose
 from domain.rulesets.armada.maneuver import Side, courses, yaw_limits
@@ -71,7 +76,13 @@ from domain.rulesets.armada.squadron_phase import (
     move_reach,
     ready_squadrons,
 )
-from domain.rulesets.armada.state import COMMANDS, ArmadaState, CommandName, ShipState
+from domain.rulesets.armada.state import (
+    COMMANDS,
+    ArmadaState,
+    CommandName,
+    ShipState,
+    SquadronActivation,
+)
 from domain.sealed import Commitment, seal, verify_reveal
 
 CLOSING = 150.0
@@ -85,7 +96,9 @@ def bot_command(state: ArmadaState, side: str | None) -> BaseModel | None:
     """The bot's next order for ``side`` (None when it is not to act)."""
     if side is None or side not in to_act(state):
         return None
-    pipeline = integration.bot_command(state, side)
+    if state.attack is not None or state.dealings:
+        return attack_bot.bot_command(state, side)
+    pipeline = attack_bot.bot_command(state, side)
     if pipeline is not None:
         return pipeline
     if state.phase == "setup":
@@ -258,6 +271,8 @@ def own_dial(state: ArmadaState, ship: ShipState) -> CommandName | None:
     """Open the bot's own top dial by trying each command with its salt (None: the dial was
     not sealed by the bot, so it cannot play that ship)."""
     top = ship.dials[0]
+    if top.command is not None:  # set openly by an opponent (Comm Noise)
+        return top.command
     salt = bot_salt(state, ship.id, top.slot)
     for command in COMMANDS:
         if verify_reveal(
@@ -290,9 +305,17 @@ def _reveal(state: ArmadaState, side: str) -> RevealDial | None:
     if command is None:
         return None
     top = ship.dials[0]
-    salt = bot_salt(state, ship.id, top.slot)
+    salt = bot_salt(state, ship.id, top.slot) if top.command is None else ""
     to_token = not _useful(state, ship, command) and command not in ship.tokens
-    return RevealDial(ship=ship.id, slot=top.slot, command=command, salt=salt, to_token=to_token)
+    panic = None
+    if must_panic_before_reveal(face_up_effects(state, ship.id)):
+        # Crew Panic: take the damage while shields can absorb it, else throw the dial away
+        panic = "damage" if max(ship.shields.values()) > 0 else "discard"
+    if panic == "discard":
+        return RevealDial(ship=ship.id, slot=top.slot, panic="discard")
+    return RevealDial(
+        ship=ship.id, slot=top.slot, command=command, salt=salt, to_token=to_token, panic=panic
+    )
 
 
 def _activation_step(state: ArmadaState, side: str) -> BaseModel | None:
@@ -313,6 +336,10 @@ def _activation_step(state: ArmadaState, side: str) -> BaseModel | None:
         token = "repair" in ship.tokens and _useful(state, ship, "repair")
         if dial or token:
             return _repair(state, ship, dial, token)
+    if state.attacks_allowed() and len(activation.attacks) < 2:
+        attack = attack_bot.best_attack(state, side)
+        if attack is not None:
+            return attack
     return _maneuver(state, ship)
 
 
@@ -570,6 +597,10 @@ def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None
         return None
     engaged = [sq for sq in ready if engaged_with(state, sq.id)]
     sq = engaged[0] if engaged else ready[0]
+    if state.attacks_allowed():
+        trial = changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+        if attack_bot.best_attack(trial, side) is not None:
+            return ActivateSquadron(squadron=sq.id)  # attack from where it is
     return ActivateSquadron(squadron=sq.id, move_to=_move_for(state, sq.id))
 
 

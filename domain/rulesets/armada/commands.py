@@ -6,8 +6,10 @@ dial (keep it or spend it for a token, SWA-2.1), the Squadron and Repair command
 maneuver with any Navigate command (SWA-2.3), and placing squadrons a ship overlapped
 (SWA-OVL, by the opponent); squadron activations, moves and their end (SWA-3, SWA-R3).
 
-INTEGRATION POINT: the attack pipeline's orders (declare an attack, spend defence tokens, …)
-join :data:`ArmadaCommand` when ``attack.py`` lands.
+Attacks: :class:`DeclareAttack` and :class:`AdditionalTarget` here; every decision inside an
+attack (remove a die, Concentrate Fire, accuracy, defence tokens, Redirect, the end of a step)
+and every choice a face-up damage card asks for is an order too — the models of
+:mod:`.attack_state` and :mod:`.damage`, listed in :data:`ArmadaCommand`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,24 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.rulesets.armada.attack_state import (
+    ConcentrateFire,
+    ConcentrateFireReroll,
+    EndAttack,
+    EndAttackEffects,
+    EndDefence,
+    RedirectDamage,
+    RemoveDie,
+    SpendAccuracy,
+    SpendDefenceToken,
+    SwarmReroll,
+)
+from domain.rulesets.armada.damage import (
+    DiscardDefenceToken,
+    LoseShieldsZone,
+    SpeedOrDial,
+    StripShields,
+)
 from domain.rulesets.armada.geometry import Zone
 from domain.rulesets.armada.maneuver import Side as ToolSide
 from domain.rulesets.armada.state import CommandName
@@ -61,15 +81,21 @@ class RevealDial(_Command):
     """SWA-2 / SWA-2.1: activate ``ship`` by revealing its top dial (its ``slot``, command and
     salt open the seal). ``to_token``: spend it at once for the matching command token;
     ``discard_token`` names the token given up when the ship then holds more than its command
-    value (default: the new one)."""
+    value (default: the new one). With Crew Panic face up (SWA-DMG) ``panic`` says first what
+    the ship does: ``damage`` (1 damage on ``panic_zone``, default the zone with the most
+    shields) or ``discard`` (the dial is thrown away unrevealed: no command, no token this
+    round; ``command`` and ``salt`` are then left out). A dial an opponent set openly (Comm
+    Noise) needs no salt."""
 
     type: Literal["reveal_dial"] = "reveal_dial"
     ship: str
     slot: int
-    command: CommandName
-    salt: str
+    command: CommandName | None = None
+    salt: str = ""
     to_token: bool = False
     discard_token: CommandName | None = None
+    panic: Literal["damage", "discard"] | None = None
+    panic_zone: Zone | None = None
 
 
 class SquadronCommand(_Command):
@@ -150,6 +176,26 @@ class MoveSquadron(_Command):
     y: float = Field(allow_inf_nan=False)
 
 
+class DeclareAttack(_Command):
+    """SWA-ATK 1: ``attacker`` (the activating ship, from its hull ``zone``; or the activating
+    squadron, no zone) attacks ``defender`` (an enemy ship's ``defending_zone``, or an enemy
+    squadron). The attack then waits for the decisions inside it (SWA-ATK 2–6)."""
+
+    type: Literal["attack"] = "attack"
+    attacker: str
+    zone: Zone | None = None
+    defender: str
+    defending_zone: Zone | None = None
+
+
+class AdditionalTarget(_Command):
+    """SWA-ATK 6: after a ship's attack on a squadron, declare another enemy squadron in the
+    same arc and at attack range as the attack's next defender."""
+
+    type: Literal["additional_target"] = "additional_target"
+    squadron: str
+
+
 class EndSquadronActivation(_Command):
     """SWA-3: the activating squadron ends its activation (moving or attacking is optional)."""
 
@@ -168,6 +214,22 @@ ArmadaCommand = Annotated[
     | PlaceSquadrons
     | ActivateSquadron
     | MoveSquadron
-    | EndSquadronActivation,
+    | EndSquadronActivation
+    | DeclareAttack
+    | AdditionalTarget
+    | RemoveDie
+    | ConcentrateFire
+    | ConcentrateFireReroll
+    | SwarmReroll
+    | SpendAccuracy
+    | EndAttackEffects
+    | SpendDefenceToken
+    | EndDefence
+    | RedirectDamage
+    | EndAttack
+    | DiscardDefenceToken
+    | LoseShieldsZone
+    | SpeedOrDial
+    | StripShields,
     Field(discriminator="type"),
 ]

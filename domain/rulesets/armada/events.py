@@ -1,10 +1,10 @@
 """Star Wars: Armada events (past-tense facts), topics ``armada.<Name>/1``.
 
 The sequence of play (phases, turns, the Status Phase), deployment, sealed dials and their
-reveal, commands resolved, maneuvers and overlaps, squadron activations and moves, destroyed
-units. Dice are engine ``wake.DiceRolled/1`` events (the attack pipeline's); the end of the game
-is the engine's ``wake.GameEnded/1``. INTEGRATION POINT: the attack pipeline's, defence tokens'
-and damage deck's events are registered next to these (``integration.EVENTS``).
+reveal, commands resolved, maneuvers and overlaps, squadron activations and moves. Dice are
+engine ``wake.DiceRolled/1`` events; the end of the game is the engine's ``wake.GameEnded/1``.
+The attacks', defence tokens' and damage deck's events (``UnitDestroyed`` among them, re-exported
+here) are in :mod:`.attack_events` and registered next to these (``integration.EVENTS``).
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.events import DomainEvent, EventRegistry
+from domain.rulesets.armada.attack_events import UnitDestroyed
 from domain.rulesets.armada.geometry import Zone
 from domain.rulesets.armada.state import CommandName, Face, Phase
 
 Point = tuple[float, float]
+
+__all__ = ["UnitDestroyed"]  # re-exported: one event class for every destroyed unit
 
 
 class PhaseBegan(DomainEvent):
@@ -84,6 +87,16 @@ class DialRevealed(DomainEvent):
     slot: int
     command: CommandName
     salt: str
+
+
+class DialDiscarded(DomainEvent):
+    """SWA-DMG (Crew Panic): the ship throws its top dial away unrevealed and activates with no
+    command this round. The dial's content stays sealed."""
+
+    TOPIC: ClassVar[str] = "armada.DialDiscarded/1"
+    RULE: ClassVar[str] = "SWA-DMG"
+    ship: str
+    slot: int
 
 
 class TokenGained(DomainEvent):
@@ -208,18 +221,6 @@ class SquadronsPlaced(DomainEvent):
     positions: dict[str, Point]
 
 
-class UnitDestroyed(DomainEvent):
-    """A ship or squadron is destroyed and removed (SWA-OVL: part of its base outside the play
-    area; the damage deck and attacks report their own)."""
-
-    TOPIC: ClassVar[str] = "armada.UnitDestroyed/1"
-    RULE: ClassVar[str] = "SWA-OVL"
-    unit: str
-    kind: Literal["ship", "squadron"]
-    reason: str
-    rule: str = "SWA-OVL"
-
-
 class ActivationEnded(DomainEvent):
     """SWA-2: the ship's activation is over; its dial lies face up on its card (an unspent dial
     is discarded, SWA-R3) and it cannot activate again this round."""
@@ -283,6 +284,7 @@ ARMADA_EVENTS = EventRegistry(
         SquadronsDeployed,
         DialsAssigned,
         DialRevealed,
+        DialDiscarded,
         TokenGained,
         CommandResolved,
         ShieldsRepaired,
@@ -293,7 +295,6 @@ ARMADA_EVENTS = EventRegistry(
         ObstacleOverlapped,
         SquadronsDisplaced,
         SquadronsPlaced,
-        UnitDestroyed,
         ActivationEnded,
         SquadronActivated,
         SquadronMoved,

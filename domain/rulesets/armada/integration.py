@@ -1,29 +1,22 @@
-"""INTEGRATION POINT: where the attack pipeline, defence tokens and damage deck (``attack.py``,
-``defence.py``, ``damage.py``, built in another slice) plug into the phases.
+"""Attacks and the damage deck inside the game: the pipeline (:mod:`.attack`, :mod:`.defence`,
+:mod:`.damage`) wired into the phases.
 
-The phases call these functions and nothing else of that slice; each has a placeholder body so
-the game runs without attacks (games then go the six rounds: 0–0, a tie, the second player
-wins). Wiring the pipeline in means replacing the bodies here:
-
-* :data:`EVENTS` — the pipeline's event classes, registered with the ruleset's;
-* :func:`apply` — evolve for those events (mark attacks made with
-  :func:`.ship_phase.mark_ship_attack` / :func:`.squadron_phase.mark_squadron_attack`, which
-  also opens the ship's attack step);
-* :func:`decide` — decide one of the pipeline's orders (its command models join
-  :data:`.commands.ArmadaCommand`); None when the order is not one of its own;
-* :func:`commands` / :func:`bot_command` — legal attack orders and the bot's choice now
-  (the Ship Phase's attack step, an attacking squadron, an attack in progress);
-* :func:`squadron_can_attack` — whether an activating squadron has a legal attack (an
-  activation with nothing left to do ends at once);
-* :func:`deal_damage_cards` / :func:`suffer_damage` — damage outside attacks: overlapping
-  ships (one face-down card each), asteroid fields (one face-up card), debris fields (two
-  damage on one hull zone), SWA-OVL.
-
-Checks the pipeline needs from the phases: :func:`.ship_phase.check_ship_attack` (SWA-2.2: the
-activating ship's attack step, not a skipped round, at most two attacks from different zones),
-:func:`.squadron_phase.check_squadron_attack` and :func:`.squadron_phase.engaged_with`
-(SWA-3.2, SWA-3.3); Concentrate Fire is spent with :func:`.ship_commands.check_spend` and a
-``CommandResolved`` event (the kept dial is ``state.activation.dial``).
+* :func:`decide` takes the attack orders — ``attack`` (SWA-ATK 1), ``additional_target``
+  (SWA-ATK 6), every decision inside an attack and every face-up damage card's choice — and
+  returns None for any other order. Declaring checks the phase first
+  (:func:`.ship_phase.check_ship_attack`: the activating ship, two attacks from different hull
+  zones, no attacks in a skipped round; :func:`.squadron_phase.check_squadron_attack`), then
+  measures (:mod:`.attack_inputs`) and hands over to :func:`.attack.declare`.
+* :func:`apply` folds the pipeline's events into the game: the open attack
+  (:func:`.attack_state.begin` at ``AttackDeclared`` with the inputs rebuilt from the state, then
+  :func:`.attack_state.apply`), the ships and squadrons it changes, the deck, Concentrate Fire
+  spent, Comm Noise's dial, Life Support Failure's tokens, destroyed units.
+* Damage outside attacks (overlaps, obstacles, Crew Panic, Ruptured Engine, Thruster Fissure):
+  :func:`deal_damage_cards` / :func:`suffer_damage`. A face-up card dealt there whose effect
+  needs a choice waits in ``state.dealings`` for its chooser's order; nothing else happens until
+  it is made.
+* The damage deck is shuffled from the game's dice the first time a card could be dealt
+  (:func:`ensure_deck`): the first attack declared or the first damage outside attacks.
 """
 
 from __future__ import annotations
@@ -33,53 +26,429 @@ from typing import Any
 from pydantic import BaseModel
 
 from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from domain.events import DomainEvent, EventRegistry
-from domain.rulesets.armada.geometry import Zone
-from domain.rulesets.armada.state import ArmadaState
+from domain.frozen import changed
+from domain.rulesets.armada import attack as pipeline
+from domain.rulesets.armada import attack_state as atk
+from domain.rulesets.armada import damage as dmg
+from domain.rulesets.armada.attack_events import (
+    ATTACK_EVENTS,
+    AttackDeclared,
+    AttackEnded,
+    CommNoiseResolved,
+    ConcentrateFireSpent,
+    DamageCardDealt,
+    DamageDeckShuffled,
+    DamageSuffered,
+    DefenceTokenSpent,
+    UnitDestroyed,
+)
+from domain.rulesets.armada.attack_inputs import (
+    attack_options,
+    attacker_input,
+    defender_input,
+    defending_zones,
+    measure,
+    require_unit,
+)
+from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
+from domain.rulesets.armada.damage_dealing import ensure_deck, hull_of, with_deck
+from domain.rulesets.armada.geometry import ZONES, Zone
+from domain.rulesets.armada.ship_phase import check_ship_attack, mark_ship_attack
+from domain.rulesets.armada.squadron_phase import check_squadron_attack, mark_squadron_attack
+from domain.rulesets.armada.state import ArmadaState, Dial, with_ship, with_squadron
 
-EVENTS = EventRegistry()
-"""The pipeline's events (none yet)."""
+EVENTS = EventRegistry(ATTACK_EVENTS)
+"""The attacks', defence tokens' and damage deck's events."""
+
+DECISIONS = (
+    atk.RemoveDie,
+    atk.ConcentrateFire,
+    atk.ConcentrateFireReroll,
+    atk.SwarmReroll,
+    atk.SpendAccuracy,
+    atk.EndAttackEffects,
+    atk.SpendDefenceToken,
+    atk.EndDefence,
+    atk.RedirectDamage,
+    atk.EndAttack,
+)
+CHOICES = (dmg.DiscardDefenceToken, dmg.LoseShieldsZone, dmg.SpeedOrDial, dmg.StripShields)
 
 
-def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
-    """Evolve for the pipeline's events (none yet: every event passes through unchanged)."""
-    return state
+# --------------------------------------------------------------------------- decide
 
 
 def decide(
     state: ArmadaState, side: str | None, command: Any, dice: DiceSource
 ) -> list[DomainEvent] | None:
-    """Decide one of the pipeline's orders; None: ``command`` is not one of them (none yet)."""
+    """Decide an attack order or a damage card's choice; None: ``command`` is neither.
+
+    Raises:
+        WakeError: a subclass naming the rule (SWA-ATK n, SWA-2.2, SWA-3.x, SWA-DEF, SWA-DMG,
+            SWA-R3); nothing is appended.
+    """
+    if isinstance(command, DeclareAttack):
+        return _declare(state, side, command, dice)
+    if isinstance(command, AdditionalTarget):
+        return _additional(state, side, command, dice)
+    if isinstance(command, (*DECISIONS, *CHOICES)):
+        if state.attack is not None:
+            out = pipeline.decide(
+                state.attack,
+                command,
+                dice,
+                deck=state.deck,
+                catalogue=state.data.damage,
+                side=side,
+            )
+            return out.events
+        if isinstance(command, CHOICES) and state.dealings:
+            return _resolve_dealing(state, side, command, dice)
+        raise IllegalCommand(
+            "no attack is in progress and no damage card waits for a choice", rule="SWA-ATK"
+        )
     return None
+
+
+def _declare(
+    state: ArmadaState, side: str | None, command: DeclareAttack, dice: DiceSource
+) -> list[DomainEvent]:
+    if state.attack is not None:
+        raise IllegalCommand("an attack is in progress: finish it first", rule="SWA-ATK")
+    require_unit(state, command.attacker, "the attacker")
+    if command.attacker in state.ships:
+        if command.zone is None:
+            raise InvalidCommand("a ship attacks from a hull zone: name `zone`")
+        check_ship_attack(state, side, command.attacker, command.zone)
+    else:
+        check_squadron_attack(state, side, command.attacker)
+    require_unit(state, command.defender, "the defender")
+    attacker = attacker_input(state, command.attacker, command.zone)
+    defender = defender_input(state, command.defender, command.defending_zone)
+    measured = measure(
+        state, command.attacker, command.zone, command.defender, command.defending_zone
+    )
+    shuffle = ensure_deck(state, dice)
+    out = pipeline.declare(
+        attacker,
+        defender,
+        measured.geometry,
+        dice,
+        deck=with_deck(state, shuffle),
+        catalogue=state.data.damage,
+        options=attack_options(state),
+    )
+    return [*shuffle, *out.events]
+
+
+def _additional(
+    state: ArmadaState, side: str | None, command: AdditionalTarget, dice: DiceSource
+) -> list[DomainEvent]:
+    attack = state.attack
+    if attack is None:
+        raise IllegalCommand("no attack is in progress", rule="SWA-ATK 6")
+    who = pipeline.actor(attack)
+    if side is not None and who is not None and side != who:
+        raise NotYourTurn(f"{who} decides now in this attack, not {side}", rule="SWA-ATK 6")
+    if command.squadron not in state.squadrons:
+        raise InvalidCommand(f"no squadron {command.squadron!r}")
+    require_unit(state, command.squadron, "the additional target")
+    defender = defender_input(state, command.squadron, None)
+    assert isinstance(defender, atk.SquadronDefender)
+    measured = measure(state, attack.attacker.id, attack.attacker.zone, command.squadron, None)
+    out = pipeline.declare_additional(
+        attack,
+        defender,
+        measured.geometry,
+        dice,
+        deck=state.deck,
+        catalogue=state.data.damage,
+    )
+    return out.events
+
+
+def _pending(state: ArmadaState) -> tuple[dmg.Dealing, dmg.ShipHull] | None:
+    for dealing in state.dealings:
+        if dealing.pending is not None:
+            return dealing, hull_of(state, dealing.ship)
+    return None
+
+
+def dealing_chooser(state: ArmadaState) -> str | None:
+    """The side whose choice a face-up card dealt outside an attack waits for (None: none)."""
+    found = _pending(state)
+    if found is None:
+        return None
+    dealing, hull = found
+    return dmg.chooser(hull, dealing)
+
+
+def _resolve_dealing(
+    state: ArmadaState, side: str | None, choice: BaseModel, dice: DiceSource
+) -> list[DomainEvent]:
+    found = _pending(state)
+    if found is None:
+        raise IllegalCommand("no face-up damage card waits for a choice", rule=dmg.RULE)
+    dealing, hull = found
+    who = dmg.chooser(hull, dealing)
+    if side is not None and who is not None and side != who:
+        raise NotYourTurn(
+            f"{who} chooses for {dealing.pending} on {dealing.ship}, not {side}", rule=dmg.RULE
+        )
+    dealt = dmg.resolve_choice(
+        hull, dealing, choice, deck=state.deck, dice=dice, catalogue=state.data.damage
+    )
+    return dealt.events
+
+
+# --------------------------------------------------------------------------- legal orders
+
+
+def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
+    """Every attack ``side`` may declare now (the activating ship's zones not yet used, or the
+    activating squadron), each checked against the rules without rolling."""
+    if side is None or state.attack is not None or state.dealings:
+        return []
+    attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
+    activation = state.activation
+    if (
+        state.phase == "ship"
+        and activation is not None
+        and state.squadron_activation is None
+        and state.displaced is None
+    ):
+        zones: tuple[Zone | None, ...] = tuple(z for z in ZONES if z not in activation.attacks)
+        attackers.append((activation.ship, zones))
+    current = state.squadron_activation
+    if current is not None:
+        attackers = [(current.squadron, (None,))]
+    found: list[DeclareAttack] = []
+    for unit, zones in attackers:
+        for zone in zones:
+            for defender_id in _enemies(state, unit):
+                for dzone in defending_zones(state, defender_id):
+                    order = DeclareAttack(
+                        attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
+                    )
+                    if legal_declaration(state, side, order):
+                        found.append(order)
+    return found
+
+
+def _enemies(state: ArmadaState, unit: str) -> list[str]:
+    mine = (state.ships.get(unit) or state.squadrons[unit]).side
+    ships = [s.id for s in state.ships.values() if s.in_play and s.side != mine]
+    squadrons = [s.id for s in state.squadrons.values() if s.in_play and s.side != mine]
+    return [*ships, *squadrons]
+
+
+def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack) -> bool:
+    """Whether ``order`` would be accepted (checked without rolling a die)."""
+    try:
+        if order.attacker in state.ships:
+            assert order.zone is not None
+            check_ship_attack(state, side, order.attacker, order.zone)
+        else:
+            check_squadron_attack(state, side, order.attacker)
+        attacker = attacker_input(state, order.attacker, order.zone)
+        defender = defender_input(state, order.defender, order.defending_zone)
+        if attacker.kind == "squadron" and _far(state, order):
+            return False
+        geometry = measure(
+            state, order.attacker, order.zone, order.defender, order.defending_zone
+        ).geometry
+        pipeline.check_target(attacker, defender, geometry, state.data.damage)
+    except (IllegalCommand, InvalidCommand, NotYourTurn, AssertionError):
+        return False
+    except Exception as exc:
+        if getattr(exc, "rule", None) is not None:
+            return False
+        raise
+    return True
+
+
+def _far(state: ArmadaState, order: DeclareAttack) -> bool:
+    """Cheap bound: a squadron's target more than distance 1 away centre to centre + sizes."""
+    a = state.squadrons[order.attacker].position
+    b = (
+        state.ships[order.defender].pose.position
+        if order.defender in state.ships
+        else state.squadrons[order.defender].position
+    )
+    reach = state.data.geometry.distance_bands[0] + 2 * state.data.geometry.squadron_base_radius
+    return abs(a[0] - b[0]) > reach + 140 or abs(a[1] - b[1]) > reach + 140
+
+
+def additional_targets(state: ArmadaState) -> list[AdditionalTarget]:
+    """The squadrons an attack at SWA-ATK 6 may target next."""
+    attack = state.attack
+    if attack is None or attack.step != "additional":
+        return []
+    found: list[AdditionalTarget] = []
+    for squadron in state.squadrons.values():
+        if not squadron.in_play or squadron.side == attack.attacker.side:
+            continue
+        if squadron.id in attack.targeted:
+            continue
+        defender = defender_input(state, squadron.id, None)
+        geometry = measure(
+            state, attack.attacker.id, attack.attacker.zone, squadron.id, None
+        ).geometry
+        try:
+            pipeline.check_target(attack.attacker, defender, geometry, state.data.damage)
+        except IllegalCommand:
+            continue
+        found.append(AdditionalTarget(squadron=squadron.id))
+    return found
 
 
 def commands(state: ArmadaState, side: str | None) -> list[BaseModel]:
-    """The pipeline's legal orders for ``side`` now (none yet)."""
-    return []
-
-
-def bot_command(state: ArmadaState, side: str | None) -> BaseModel | None:
-    """The bot's attack order for ``side`` now, or None to go on without attacking."""
-    return None
+    """The attack orders and damage choices ``side`` may give now."""
+    if state.attack is not None:
+        if pipeline.actor(state.attack) != side:
+            return []
+        found = list(pipeline.legal_decisions(state.attack, state.data.damage))
+        return [*found, *additional_targets(state)]
+    if state.dealings:
+        found_pending = _pending(state)
+        if found_pending is None or dealing_chooser(state) != side:
+            return []
+        dealing, hull = found_pending
+        return list(dmg.legal_choices(hull, dealing))
+    return list(declarations(state, side))
 
 
 def squadron_can_attack(state: ArmadaState, squadron: str) -> bool:
-    """Whether the activating ``squadron`` has a target it may attack now (False: no attacks)."""
-    return False
+    """Whether the activating ``squadron`` has a target it may attack now."""
+    side = state.squadrons[squadron].side
+    return bool(declarations(state, side))
 
 
-def deal_damage_cards(
-    state: ArmadaState, ship: str, count: int, *, face_up: bool, rule: str, dice: DiceSource
-) -> list[DomainEvent]:
-    """Deal ``count`` damage cards to ``ship`` from the damage deck (the first face up when
-    ``face_up``), with the events of the deck (draws, reshuffles, a ship destroyed at damage
-    cards ≥ hull). Placeholder: no card is dealt until ``damage.py`` lands."""
-    return []
+# --------------------------------------------------------------------------- evolve
 
 
-def suffer_damage(
-    state: ArmadaState, ship: str, amount: int, zone: Zone, *, rule: str, dice: DiceSource
-) -> list[DomainEvent]:
-    """``ship`` suffers ``amount`` damage on ``zone`` (shields first, then face-down damage
-    cards). Placeholder: nothing happens until ``damage.py`` lands."""
-    return []
+def _begin(state: ArmadaState, event: AttackDeclared) -> ArmadaState:
+    geometry = atk.declared_geometry(event)
+    if event.additional and state.attack is not None:
+        defender = defender_input(state, event.defender, None)
+        assert isinstance(defender, atk.SquadronDefender)
+        return changed(state, attack=atk.retarget(state.attack, defender, geometry))
+    attacker = attacker_input(state, event.attacker, event.zone)
+    defender_full = defender_input(state, event.defender, event.defending_zone)
+    attack = atk.begin(attacker, defender_full, geometry, attack_options(state))
+    state = changed(state, attack=attack)
+    if event.attacker_kind == "ship" and event.zone is not None:
+        state = mark_ship_attack(state, event.zone)
+        if event.defender_kind == "ship" and state.activation is not None:
+            activation = state.activation
+            state = changed(
+                state, activation=changed(activation, ship_targets=activation.ship_targets + 1)
+            )
+        return state
+    return mark_squadron_attack(state, event.attacker)
+
+
+def _ship_event(state: ArmadaState, ship_id: str, event: DomainEvent) -> ArmadaState:
+    hull = hull_of(state, ship_id)
+    after = dmg.apply_ship(hull, event)
+    if after is hull:
+        return state
+    update: dict[str, Any] = {
+        "shields": after.shields,
+        "defense": after.tokens,
+        "damage": after.cards,
+        "speed": after.speed,
+    }
+    return with_ship(state, ship_id, **update)
+
+
+def _units(state: ArmadaState, event: DomainEvent) -> ArmadaState:
+    unit = getattr(event, "unit", None) or getattr(event, "ship", None)
+    if not isinstance(unit, str):
+        return state
+    if unit in state.ships:
+        state = _ship_event(state, unit, event)
+        life_support = isinstance(event, DamageCardDealt) and event.effect == "no_command_tokens"
+        if life_support and getattr(event, "face_up", False):  # Life Support Failure, dealt
+            state = with_ship(state, unit, tokens=())
+        if isinstance(event, CommNoiseResolved) and event.command is not None:
+            ship = state.ships[unit]
+            if ship.dials:
+                top = ship.dials[0]
+                dial = Dial(slot=top.slot, round=top.round, digest="", command=event.command)
+                state = with_ship(state, unit, dials=(dial, *ship.dials[1:]))
+        if isinstance(event, UnitDestroyed):
+            state = with_ship(state, unit, destroyed=True, damage=(), tokens=(), dials=())
+        return state
+    if unit in state.squadrons:
+        match event:
+            case DamageSuffered() if event.hull is not None:
+                return with_squadron(state, unit, hull=event.hull)
+            case DefenceTokenSpent():
+                tokens = list(state.squadrons[unit].defense)
+                if 0 <= event.token < len(tokens):
+                    tokens[event.token] = changed(tokens[event.token], state=event.state)
+                return with_squadron(state, unit, defense=tuple(tokens))
+            case UnitDestroyed():
+                return with_squadron(state, unit, destroyed=True)
+    return state
+
+
+def _dealings(state: ArmadaState, event: DomainEvent) -> ArmadaState:
+    ship = getattr(event, "unit", None) or getattr(event, "ship", None)
+    dealings = list(state.dealings)
+    index = next((i for i, d in enumerate(dealings) if d.ship == ship), None)
+    current = dealings[index] if index is not None else None
+    after = dmg.apply_dealing(current, event)
+    if after is current:
+        return state
+    if index is None:
+        dealings.append(after) if after is not None else None
+    elif after is None:
+        dealings.pop(index)
+    else:
+        dealings[index] = after
+    return changed(state, dealings=tuple(dealings))
+
+
+def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
+    """Evolve for the attacks', defence tokens' and damage deck's events."""
+    if isinstance(event, AttackDeclared):
+        return _begin(state, event)
+    if isinstance(event, DamageDeckShuffled) and event.reason == "setup":
+        state = changed(state, deck_shuffled=True)
+    deck = dmg.apply_deck(state.deck, event)
+    if deck is not state.deck:
+        state = changed(state, deck=deck)
+    if state.attack is not None:
+        attack = atk.apply(state.attack, event)
+        if attack is not state.attack:
+            state = changed(state, attack=attack)
+    elif isinstance(event, (DamageSuffered, DamageCardDealt)) or state.dealings:
+        state = _dealings(state, event)
+    if isinstance(event, ConcentrateFireSpent):
+        return _concentrate_fire(state, event)
+    state = _units(state, event)
+    if isinstance(event, AttackEnded):
+        state = changed(state, attack=None)
+    return state
+
+
+def _concentrate_fire(state: ArmadaState, event: ConcentrateFireSpent) -> ArmadaState:
+    """SWA-R3: the dial and/or token spent; the command resolved this round."""
+    ship = state.ships[event.ship]
+    tokens = list(ship.tokens)
+    if event.spend in ("token", "both") and "concentrate_fire" in tokens:
+        tokens.remove("concentrate_fire")
+    state = with_ship(
+        state,
+        event.ship,
+        tokens=tuple(tokens),
+        resolved=(*ship.resolved, "concentrate_fire"),
+    )
+    activation = state.activation
+    if event.spend in ("dial", "both") and activation is not None:
+        state = changed(state, activation=changed(activation, dial=None))
+    return state

@@ -28,9 +28,20 @@ from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.frozen import changed
-from domain.rulesets.armada import integration
 from domain.rulesets.armada.arcs import distance_between
 from domain.rulesets.armada.commands import Maneuver, PlaceSquadrons
+from domain.rulesets.armada.damage import (
+    damage_after_maneuver,
+    damage_on_speed_change,
+    damaged_yaw_limits,
+    overlap_cards,
+)
+from domain.rulesets.armada.damage_dealing import (
+    deal_damage_cards,
+    face_up_effects,
+    strongest_zone,
+    suffer_damage,
+)
 from domain.rulesets.armada.data import ObstacleKind
 from domain.rulesets.armada.events import (
     ActivationEnded,
@@ -44,7 +55,7 @@ from domain.rulesets.armada.events import (
     SquadronsPlaced,
     UnitDestroyed,
 )
-from domain.rulesets.armada.geometry import ZONES, Disc, Pose, place_obstacle, place_ship
+from domain.rulesets.armada.geometry import Disc, Pose, place_obstacle, place_ship
 from domain.rulesets.armada.maneuver import (
     CourseError,
     Side,
@@ -129,7 +140,7 @@ def determine_course(state: ArmadaState, command: Maneuver) -> tuple[int, tuple[
         raise IllegalCommand(
             f"{card.name}'s speed chart stops at {card.max_speed}, not {speed}", rule="SWA-R3"
         )
-    limits = yaw_limits(card, speed)
+    limits = damaged_yaw_limits(yaw_limits(card, speed), face_up_effects(state, ship.id))
     if command.raise_joint is not None:
         if not command.navigate_dial:
             raise IllegalCommand("only a Navigate dial raises a joint's yaw", rule="SWA-R3")
@@ -183,6 +194,10 @@ def decide_maneuver(
         )
     if speed != ship.speed:
         events.append(SpeedChanged(ship=ship.id, before=ship.speed, after=speed))
+        fissure = damage_on_speed_change(face_up_effects(state, ship.id), ship.speed, speed)
+        events += _hook_damage(fold(state, events), ship.id, fissure, dice)
+        if not fold(state, events).ships[ship.id].in_play:
+            return _ended(state, events, ship.id, fold)
     result = step_down(
         len(course),
         lambda s: mover.final(course[:s], command.side),
@@ -207,17 +222,32 @@ def decide_maneuver(
         other = closest(base, {h: mover.others[h] for h in hit}) or hit[0]
         events.append(ShipsOverlapped(ship=ship.id, other=other))
         for victim in (ship.id, other):
-            events += integration.deal_damage_cards(
-                fold(state, events), victim, 1, face_up=False, rule="SWA-OVL", dice=dice
+            now = fold(state, events)
+            if not now.ships[victim].in_play:
+                continue
+            extra = overlap_cards(face_up_effects(now, victim))  # Damaged Controls
+            events += deal_damage_cards(
+                now, victim, 1 + extra, face_up=False, rule="SWA-OVL", dice=dice
             )
     if not fold(state, events).ships[ship.id].in_play:  # destroyed by its overlap damage
         return _ended(state, events, ship.id, fold)
     if outside_play_area(base, state.data.geometry.play_area):
+        cards = [c.card for c in fold(state, events).ships[ship.id].damage]
         events.append(
-            UnitDestroyed(unit=ship.id, kind="ship", reason="part of its base left the play area")
+            UnitDestroyed(
+                unit=ship.id,
+                kind="ship",
+                cards=cards,
+                reason="part of its base left the play area",
+                rule="SWA-OVL",
+            )
         )
         return _ended(state, events, ship.id, fold)
-    events += _obstacles(fold(state, events), ship.id, base, dice)
+    events += _obstacles(fold(state, events), ship.id, base, dice, fold)
+    if fold(state, events).ships[ship.id].in_play:  # Ruptured Engine
+        now = fold(state, events)
+        ruptured = damage_after_maneuver(face_up_effects(now, ship.id), now.ships[ship.id].speed)
+        events += _hook_damage(now, ship.id, ruptured, dice)
     after = fold(state, events)
     if not after.ships[ship.id].in_play:
         return _ended(state, events, ship.id, fold)
@@ -228,6 +258,17 @@ def decide_maneuver(
         events.append(SquadronsDisplaced(ship=ship.id, squadrons=list(under), placer=placer))
         return events
     return _ended(state, events, ship.id, fold)
+
+
+def _hook_damage(
+    state: ArmadaState, ship_id: str, amount: int, dice: DiceSource
+) -> list[DomainEvent]:
+    """Damage a face-up card deals outside attacks (Thruster Fissure, Ruptured Engine), on the
+    zone Wake picks for the owner (:func:`.damage_dealing.strongest_zone`)."""
+    if amount <= 0:
+        return []
+    zone = strongest_zone(state, ship_id)
+    return suffer_damage(state, ship_id, amount, zone, rule="SWA-DMG", dice=dice)
 
 
 def _ended(
@@ -249,21 +290,30 @@ def obstacle_shapes(state: ArmadaState) -> dict[str, tuple[ObstacleKind, Any]]:
     return shapes
 
 
-def _obstacles(state: ArmadaState, ship_id: str, base: Any, dice: DiceSource) -> list[DomainEvent]:
-    """SWA-OVL: the effects of the obstacles under a ship's final position."""
+def _obstacles(
+    state: ArmadaState, ship_id: str, base: Any, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """SWA-OVL: the effects of the obstacles under a ship's final position, one after another
+    (each on the state the previous ones left), with Damaged Controls' extra card."""
     events: list[DomainEvent] = []
     for obstacle, (kind, outline) in obstacle_shapes(state).items():
         if not bases_overlap(base, outline):
             continue
+        now = fold(state, events)
+        if not now.ships[ship_id].in_play:
+            break
         events.append(ObstacleOverlapped(unit=ship_id, obstacle=obstacle, kind=kind))
-        ship = state.ships[ship_id]
+        extra = overlap_cards(face_up_effects(now, ship_id))  # Damaged Controls
+        events += deal_damage_cards(now, ship_id, extra, face_up=False, rule="SWA-DMG", dice=dice)
+        now = fold(state, events)
+        ship = now.ships[ship_id]
+        if not ship.in_play:
+            break
         if kind == "asteroid":
-            events += integration.deal_damage_cards(
-                state, ship_id, 1, face_up=True, rule="SWA-OVL", dice=dice
-            )
+            events += deal_damage_cards(now, ship_id, 1, face_up=True, rule="SWA-OVL", dice=dice)
         elif kind == "debris":
-            zone = max(ZONES, key=lambda z: (ship.shields[z], -ZONES.index(z)))
-            events += integration.suffer_damage(state, ship_id, 2, zone, rule="SWA-OVL", dice=dice)
+            zone = strongest_zone(now, ship_id)
+            events += suffer_damage(now, ship_id, 2, zone, rule="SWA-OVL", dice=dice)
         elif ship.damage:
             index = next((i for i, c in enumerate(ship.damage) if c.face_up), 0)
             card = ship.damage[index]
@@ -356,11 +406,4 @@ def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
         for sq_id, (x, y) in event.positions.items():
             state = with_squadron(state, sq_id, x=x, y=y)
         return changed(state, displaced=None)
-    if isinstance(event, UnitDestroyed):
-        if event.kind == "ship" and event.unit in state.ships:
-            ship = state.ships[event.unit]
-            state = with_ship(state, event.unit, destroyed=True, damage=(), tokens=(), dials=())
-            return changed(state, discards=(*state.discards, *(c.card for c in ship.damage)))
-        if event.unit in state.squadrons:
-            return with_squadron(state, event.unit, destroyed=True)
     return state

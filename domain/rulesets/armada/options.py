@@ -4,6 +4,10 @@ default (``wake start armada ... --option name=value``); docs/armada.md lists th
 * ``points`` (SWA-5, SWA-DATA): which fleet-point cost a destroyed unit scores. ``printed`` — the
   cost printed in the card's corner, as the seed says (default); ``updated`` — the later points
   change some sources carry (Victory II 80, X-wing 12; ``points_updated`` in the data files).
+* ``evade`` (SWA-DEF [AMBIG]): ``rrg_1_6`` — the Rules Reference 1.6 Evade (long: cancel a die;
+  medium, close and distance 1–2: reroll a die; one more die against a larger attacker;
+  default); ``ltp_2015`` — the Learn to Play booklet's (long: cancel, medium: reroll, close: no
+  effect). :mod:`.defence` implements both.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.errors import ScenarioError
+from domain.rulesets.armada.defence import EvadeReading
 
 Points = Literal["printed", "updated"]
 
@@ -23,6 +28,7 @@ class ArmadaOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     points: Points = "printed"
+    evade: EvadeReading = "rrg_1_6"
 
 
 def resolve_options(data: object) -> ArmadaOptions:

@@ -68,6 +68,11 @@ def decide(
     if events is None:
         if state.attack is not None:
             raise IllegalCommand("an attack is in progress: finish it first", rule="SWA-2.2")
+        if state.dealings:
+            who = integration.dealing_chooser(state) or "a player"
+            raise IllegalCommand(
+                f"a face-up damage card waits for {who}'s choice: make it first", rule="SWA-DMG"
+            )
         events = _decide(state, side, command, dice)
     return [*events, *advance(fold_all(state, events))]
 
@@ -82,7 +87,7 @@ def _decide(
     if isinstance(command, SetDials):
         return command_phase.decide(state, side, command)
     if isinstance(command, RevealDial):
-        return ship_phase.decide_reveal(state, side, command)
+        return ship_phase.decide_reveal(state, side, command, dice, fold_all)
     if isinstance(command, SquadronCommand):
         return ship_commands.decide_squadron(state, side, command)
     if isinstance(command, Repair):
@@ -92,9 +97,9 @@ def _decide(
     if isinstance(command, PlaceSquadrons):
         return maneuvering.decide_place(state, side, command)
     if isinstance(command, ActivateSquadron):
-        return squadron_phase.decide_activate(state, side, command, fold_all)
+        return squadron_phase.decide_activate(state, side, command)
     if isinstance(command, MoveSquadron):
-        return squadron_phase.decide_move(state, side, command, fold_all)
+        return squadron_phase.decide_move(state, side, command)
     if isinstance(command, EndSquadronActivation):
         return squadron_phase.decide_end(state, side, command)
     raise InvalidCommand(f"not an Armada order: {command!r}")
@@ -131,6 +136,11 @@ def _next_step(state: ArmadaState) -> list[DomainEvent]:
         if set(state.dials_set) >= set(state.scenario.side_ids):
             return [PhaseBegan(round=state.round, phase="ship")]
         return []
+    if state.attack is not None or state.dealings:
+        return []
+    finished = squadron_phase.finish(state, integration.squadron_can_attack)
+    if finished:
+        return finished
     busy = (
         state.active is not None
         or state.activation is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
@@ -15,7 +16,8 @@ from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.armada import bot, integration, rules, view
 from domain.rulesets.armada.commands import ArmadaCommand
-from domain.rulesets.armada.events import ARMADA_EVENTS, DialsAssigned
+from domain.rulesets.armada.damage import redact as redact_damage
+from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
 from domain.rulesets.armada.options import resolve_options
 from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
@@ -108,9 +110,14 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
         """Dials a side has set are sealed for the other side until revealed (SWA-R2): it sees
-        how many were set, not their digests (the umpire, ``None``, sees all)."""
+        how many were set, not their digests. The damage deck's order, face-down damage cards
+        (even their owner's, RRG) and a destroyed ship's cards are hidden from both sides
+        (:func:`.damage.redact`). The umpire, ``None``, sees all."""
         if viewer is None:
             return event
+        event = redact_damage(event, viewer)
+        if isinstance(event, DamageCardDiscarded) and not event.face_up:
+            return event.model_copy(update={"card": HIDDEN_CARD})
         if isinstance(event, DialsAssigned) and event.side != viewer:
             hidden = {ship: [SEALED] * len(d) for ship, d in event.dials.items()}
             return event.model_copy(update={"dials": hidden})

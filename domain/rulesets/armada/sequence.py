@@ -6,19 +6,36 @@ order goes through first.
 * Ship Phase: the side whose turn it is to activate a ship — or, while squadrons a ship
   overlapped wait to be placed, the player not moving that ship.
 * Squadron Phase: the side activating squadrons this turn.
+* Inside an attack (SWA-ATK): the side its next decision belongs to (:func:`.attack.actor`);
+  a face-up damage card dealt outside an attack that waits for a choice: its chooser.
 * The Status Phase resolves on its own; nobody acts after the game is over.
 """
 
 from __future__ import annotations
 
 from domain.errors import GameOver, NotYourTurn, WrongPhase
+from domain.rulesets.armada.attack import actor
+from domain.rulesets.armada.damage import chooser
+from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.state import ArmadaState, Phase
+
+
+def _dealing_chooser(state: ArmadaState) -> str | None:
+    for dealing in state.dealings:
+        if dealing.pending is not None:
+            return chooser(hull_of(state, dealing.ship), dealing)
+    return None
 
 
 def to_act(state: ArmadaState) -> list[str]:
     """The sides expected to give the next order."""
     if state.phase == "over" or state.result is not None:
         return []
+    if state.attack is not None:
+        who = actor(state.attack)
+        return [who] if who is not None else []
+    if state.dealings:
+        return [side for side in (_dealing_chooser(state),) if side is not None]
     if state.phase == "command":
         return [s for s in state.scenario.side_ids if s not in state.dials_set]
     if state.displaced is not None:

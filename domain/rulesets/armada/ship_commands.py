@@ -22,6 +22,8 @@ from domain.errors import IllegalCommand
 from domain.events import DomainEvent
 from domain.frozen import changed
 from domain.rulesets.armada.commands import Repair, SquadronCommand
+from domain.rulesets.armada.damage import discard_cards, engineering_value, shields_locked
+from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.events import (
     CommandResolved,
     DamageCardDiscarded,
@@ -94,7 +96,7 @@ def decide_squadron(
 def repair_points(state: ArmadaState, ship_id: str, dial: bool, token: bool) -> int:
     """Engineering points of a Repair command: the value for the dial, half of it rounded up
     for the token (SWA-R3)."""
-    value = state.card(ship_id).engineering
+    value = engineering_value(state.card(ship_id).engineering, face_up_effects(state, ship_id))
     return value * dial + math.ceil(value / 2) * token
 
 
@@ -149,6 +151,12 @@ def decide_repair(state: ArmadaState, side: str | None, command: Repair) -> list
         zone = effect.zone
         if zone is None:
             raise IllegalCommand(f"repair effect {n}: name the hull zone", rule=RULE)
+        if shields_locked(face_up_effects(state, ship.id), shields[zone]):
+            raise IllegalCommand(
+                f"repair effect {n}: {ship.id}'s {zone} zone has no shields and Capacitor "
+                "Failure is face up: it can neither recover nor receive shields",
+                rule="SWA-DMG",
+            )
         if shields[zone] >= getattr(maximum, zone):
             raise IllegalCommand(
                 f"repair effect {n}: {ship.id}'s {zone} shields are at their maximum", rule=RULE
@@ -205,5 +213,5 @@ def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
         if 0 <= event.index < len(damage):
             damage.pop(event.index)
         state = with_ship(state, event.ship, damage=tuple(damage))
-        return changed(state, discards=(*state.discards, event.card))
+        return changed(state, deck=discard_cards(state.deck, [event.card]))
     return state

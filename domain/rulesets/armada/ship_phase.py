@@ -20,18 +20,29 @@ activated this round.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, WrongSide
 from domain.events import DomainEvent
 from domain.frozen import changed
 from domain.rulesets.armada.command_phase import dial_content
 from domain.rulesets.armada.commands import RevealDial
-from domain.rulesets.armada.events import ActivationEnded, DialRevealed, TokenGained
+from domain.rulesets.armada.damage import may_hold_command_tokens, must_panic_before_reveal
+from domain.rulesets.armada.damage_dealing import face_up_effects, strongest_zone, suffer_damage
+from domain.rulesets.armada.events import (
+    ActivationEnded,
+    DialDiscarded,
+    DialRevealed,
+    TokenGained,
+)
 from domain.rulesets.armada.geometry import Zone
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.state import (
     Activation,
     ArmadaState,
     CommandName,
+    Dial,
     RevealedDial,
     ShipState,
     with_ship,
@@ -39,6 +50,7 @@ from domain.rulesets.armada.state import (
 from domain.sealed import Commitment, verify_reveal
 
 RULE = "SWA-2"
+Fold = Callable[[ArmadaState, Sequence[DomainEvent]], ArmadaState]
 
 
 def can_activate(state: ArmadaState, side: str) -> bool:
@@ -87,8 +99,10 @@ def _tokens_after(
         IllegalCommand: ``discard`` names a token the ship does not hold, or no token is
             discarded now.
     """
-    if command in ship.tokens:
-        forced: CommandName | None = command
+    if not may_hold_command_tokens(face_up_effects(state, ship.id)):
+        forced: CommandName | None = command  # Life Support Failure (SWA-DMG)
+    elif command in ship.tokens:
+        forced = command
     elif len(ship.tokens) + 1 > state.card(ship.id).command:
         if discard is not None and discard not in (*ship.tokens, command):
             raise IllegalCommand(f"{ship.id} holds no {discard} token", rule="SWA-R3")
@@ -105,7 +119,30 @@ def _tokens_after(
     return forced
 
 
-def decide_reveal(state: ArmadaState, side: str | None, command: RevealDial) -> list[DomainEvent]:
+def _check_content(ship_id: str, top: Dial, command: RevealDial) -> None:
+    """The named command (and salt) must be the top dial's (SWA-R2)."""
+    if command.command is None:
+        raise IllegalCommand("name the dial's command (and its salt)", rule="SWA-R2")
+    if top.command is not None:  # set openly by an opponent (Comm Noise)
+        if command.command != top.command:
+            raise IllegalCommand(
+                f"{ship_id}'s top dial was set to {top.command} (Comm Noise), not "
+                f"{command.command}",
+                rule="SWA-DMG",
+            )
+        return
+    content = dial_content(ship_id, top.slot, command.command)
+    if not verify_reveal(Commitment(digest=top.digest), content, command.salt):
+        raise IllegalCommand(
+            f"{command.command} with that salt is not the dial sealed at the top of "
+            f"{ship_id}'s stack",
+            rule="SWA-R2",
+        )
+
+
+def decide_reveal(
+    state: ArmadaState, side: str | None, command: RevealDial, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
     """SWA-2 / SWA-2.1: activate a ship by revealing its top dial.
 
     Raises:
@@ -140,18 +177,38 @@ def decide_reveal(state: ArmadaState, side: str | None, command: RevealDial) -> 
             f"{what} {ship.id}'s stack; only the top dial ({top.slot}) can be revealed",
             rule="SWA-R2",
         )
-    content = dial_content(ship.id, top.slot, command.command)
-    if not verify_reveal(Commitment(digest=top.digest), content, command.salt):
+    effects = face_up_effects(state, ship.id)
+    panicking = must_panic_before_reveal(effects)
+    if command.panic is not None and not panicking:
         raise IllegalCommand(
-            f"{command.command} with that salt is not the dial sealed at the top of "
-            f"{ship.id}'s stack",
-            rule="SWA-R2",
+            f"{ship.id} has no Crew Panic face up: reveal the dial", rule="SWA-DMG"
         )
-    events: list[DomainEvent] = [
+    if panicking and command.panic is None:
+        raise IllegalCommand(
+            f"{ship.id} has Crew Panic face up: first choose `panic` (damage or discard)",
+            rule="SWA-DMG",
+        )
+    events: list[DomainEvent] = []
+    if command.panic == "discard":
+        if command.to_token or command.discard_token is not None:
+            raise IllegalCommand("a discarded dial gives no token", rule="SWA-DMG")
+        return [DialDiscarded(ship=ship.id, slot=top.slot)]
+    if command.panic == "damage":
+        zone = command.panic_zone or strongest_zone(state, ship.id)
+        events += suffer_damage(state, ship.id, 1, zone, rule="SWA-DMG", dice=dice)
+        after = fold(state, events)
+        if not after.ships[ship.id].in_play:
+            return events
+    _check_content(ship.id, top, command)
+    assert command.command is not None
+    events.append(
         DialRevealed(ship=ship.id, slot=top.slot, command=command.command, salt=command.salt)
-    ]
+    )
     if command.to_token:
-        discarded = _tokens_after(state, ship, command.command, command.discard_token)
+        after = fold(state, events)
+        discarded = _tokens_after(
+            after, after.ships[ship.id], command.command, command.discard_token
+        )
         events.append(TokenGained(ship=ship.id, command=command.command, discarded=discarded))
     elif command.discard_token is not None:
         raise IllegalCommand(
@@ -212,6 +269,10 @@ def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
             state, event.ship, dials=ship.dials[1:], revealed=(*ship.revealed, revealed)
         )
         return changed(state, activation=Activation(ship=event.ship, dial=event.command))
+    if isinstance(event, DialDiscarded):
+        ship = state.ships[event.ship]
+        state = with_ship(state, event.ship, dials=ship.dials[1:])
+        return changed(state, activation=Activation(ship=event.ship, dial=None))
     if isinstance(event, TokenGained):
         ship = state.ships[event.ship]
         tokens = [*ship.tokens, event.command]

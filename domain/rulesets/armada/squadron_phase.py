@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from domain.errors import IllegalCommand, InvalidCommand, WrongSide
 from domain.events import DomainEvent
 from domain.frozen import changed
-from domain.rulesets.armada import integration
 from domain.rulesets.armada.arcs import distance_band, distance_between
 from domain.rulesets.armada.commands import (
     ActivateSquadron,
@@ -147,41 +146,43 @@ def _moved(state: ArmadaState, squadron_id: str, to: tuple[float, float]) -> lis
                 unit=squadron_id,
                 kind="squadron",
                 reason="part of its base left the play area",
+                rule="SWA-3.1",
             )
         )
     return events
 
 
-def _finish(state: ArmadaState, events: list[DomainEvent], fold: Fold) -> list[DomainEvent]:
+CanAttack = Callable[[ArmadaState, str], bool]
+"""Whether the activating squadron has a target it may attack now (the attack pipeline's
+answer, :func:`.integration.squadron_can_attack`)."""
+
+
+def finish(state: ArmadaState, can_attack: CanAttack) -> list[DomainEvent]:
     """End the activation when nothing is left for the squadron to do: in the Squadron Phase
     once it has moved or attacked, or when it has no attack and did not move (an activation
     without moving or attacking); by a Squadron command once it has moved and attacked, or
-    moved with no attack to make."""
-    after = fold(state, events)
-    current = after.squadron_activation
-    if current is None:
-        return events
-    sq = after.squadrons[current.squadron]
-    can_attack = (
-        sq.in_play
-        and not current.attacked
-        and after.attacks_allowed()
-        and integration.squadron_can_attack(after, sq.id)
+    moved with no attack to make. Nothing while an attack is in progress."""
+    current = state.squadron_activation
+    if current is None or state.attack is not None:
+        return []
+    sq = state.squadrons[current.squadron]
+    able = (
+        sq.in_play and not current.attacked and state.attacks_allowed() and can_attack(state, sq.id)
     )
     if current.by_ship is None:
-        done = current.moved or current.attacked or not can_attack
+        done = current.moved or current.attacked or not able
     else:
-        done = current.moved and (current.attacked or not can_attack)
+        done = current.moved and (current.attacked or not able)
     if done or not sq.in_play:
-        return [*events, SquadronActivationEnded(squadron=current.squadron)]
-    return events
+        return [SquadronActivationEnded(squadron=current.squadron)]
+    return []
 
 
 # --------------------------------------------------------------------------- deciding
 
 
 def decide_activate(
-    state: ArmadaState, side: str | None, command: ActivateSquadron, fold: Fold
+    state: ArmadaState, side: str | None, command: ActivateSquadron
 ) -> list[DomainEvent]:
     """SWA-3 / SWA-R3: activate a squadron (and move it at once with ``move_to``).
 
@@ -236,7 +237,7 @@ def decide_activate(
     ]
     if command.move_to is not None:
         events += _moved(state, sq.id, command.move_to)
-    return _finish(state, events, fold)
+    return events
 
 
 def _current(state: ArmadaState, side: str | None, squadron_id: str) -> SquadronActivation:
@@ -251,9 +252,7 @@ def _current(state: ArmadaState, side: str | None, squadron_id: str) -> Squadron
     return current
 
 
-def decide_move(
-    state: ArmadaState, side: str | None, command: MoveSquadron, fold: Fold
-) -> list[DomainEvent]:
+def decide_move(state: ArmadaState, side: str | None, command: MoveSquadron) -> list[DomainEvent]:
     """SWA-3.1: move the activating squadron (one that has not moved, and in the Squadron
     Phase has not attacked).
 
@@ -270,7 +269,7 @@ def decide_move(
             rule=RULE,
         )
     events = _moved(state, command.squadron, (command.x, command.y))
-    return _finish(state, events, fold)
+    return events
 
 
 def decide_end(

@@ -13,9 +13,10 @@
   waiting to be placed after a ship overlapped them (:class:`Displaced`, SWA-OVL), the damage
   deck and discards, and the result.
 
-``attack`` is the integration point for the attack pipeline (``attack.py``, another slice):
-while it is set an attack is in progress and the phases' own orders wait. Nothing here knows
-the rules beyond the shapes of the state; the phase modules decide and evolve.
+``attack`` is the attack in progress (:class:`.attack_state.AttackState`, SWA-ATK): while it is
+set the phases' own orders wait. ``dealings`` are damage cards dealt outside an attack whose
+face-up effect waits for a player's choice (SWA-DMG). Nothing here knows the rules beyond the
+shapes of the state; the phase modules decide and evolve.
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.frozen import changed
+from domain.rulesets.armada.attack_state import AttackState
+from domain.rulesets.armada.damage import Dealing, DeckState, HeldCard
 from domain.rulesets.armada.data import (
     ArmadaData,
-    DefenseToken,
     ShipCard,
     SquadronCard,
 )
+from domain.rulesets.armada.defence import DefenceToken
 from domain.rulesets.armada.geometry import Disc, PlacedShip, Pose, Zone, place_ship
 from domain.rulesets.armada.options import ArmadaOptions
 from domain.rulesets.armada.scenario import Scenario
@@ -52,28 +55,23 @@ class _State(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class DefenseTokenState(_State):
-    """One defence token (SWA-DEF): ready, exhausted, or discarded."""
+DefenseTokenState = DefenceToken
+"""One defence token (SWA-DEF): ``kind`` and ``state`` ready, exhausted or discarded."""
 
-    kind: DefenseToken
-    status: TokenStatus = "ready"
-
-
-class DamageCardState(_State):
-    """A damage card dealt to a ship (SWA-DMG): its card id and whether it is face up."""
-
-    card: str
-    face_up: bool = False
+DamageCardState = HeldCard
+"""A damage card dealt to a ship (SWA-DMG): its card id and whether it is face up."""
 
 
 class Dial(_State):
     """A command dial face down in a ship's stack (SWA-R2): its ``slot`` (the ship's n-th dial
     of the game), the round it was assigned and the ``domain.sealed`` digest of
-    ``{"ship", "slot", "command"}``."""
+    ``{"ship", "slot", "command"}``. ``command`` is set only when an opponent set the dial
+    openly (Comm Noise, SWA-DMG): it is then public and needs no seal."""
 
     slot: int
     round: int
     digest: str
+    command: CommandName | None = None
 
 
 class RevealedDial(_State):
@@ -153,6 +151,7 @@ class Activation(_State):
     step: Literal["reveal", "attack"] = "reveal"
     dial: CommandName | None = None
     attacks: tuple[Zone, ...] = ()
+    ship_targets: int = 0  # attacks this activation that targeted a ship (Coolant Discharge)
     squadrons: int = 0
 
 
@@ -175,17 +174,6 @@ class Displaced(_State):
     placer: str
 
 
-class AttackSlot(_State):
-    """INTEGRATION POINT: an attack in progress (SWA-ATK), owned by the attack pipeline
-    (``attack.py``); the phases only look at whether it is set. ``data`` is the pipeline's own
-    working state until it replaces this model with its own."""
-
-    attacker: str
-    zone: Zone | None = None
-    step: str = ""
-    data: dict[str, Any] = Field(default_factory=dict)
-
-
 class ArmadaState(_State):
     scenario: Scenario
     data: ArmadaData
@@ -203,9 +191,10 @@ class ArmadaState(_State):
     squadron_activation: SquadronActivation | None = None
     turn_count: int = 0  # squadron activations in the current Squadron Phase turn
     displaced: Displaced | None = None
-    attack: AttackSlot | None = None  # INTEGRATION POINT (attack.py)
-    deck: tuple[str, ...] = ()  # damage deck, top first (damage.py)
-    discards: tuple[str, ...] = ()  # damage discard pile (damage.py)
+    attack: AttackState | None = None  # the attack in progress (SWA-ATK)
+    deck: DeckState = DeckState()  # the damage deck and its discard pile (SWA-DMG)
+    deck_shuffled: bool = False  # the setup shuffle has happened (at the first card due)
+    dealings: tuple[Dealing, ...] = ()  # cards dealt outside attacks awaiting a choice
     result: dict[str, str] | None = None
 
     # --- look-ups ----------------------------------------------------------------------

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from domain.events import DomainEvent
 from domain.frozen import changed
+from domain.rulesets.armada import damage as dmg
+from domain.rulesets.armada.damage import may_ready_defence_tokens
 from domain.rulesets.armada.events import StatusResolved
 from domain.rulesets.armada.state import (
     ArmadaState,
@@ -23,7 +25,14 @@ from domain.rulesets.armada.state import (
 
 
 def _readied(tokens: tuple[DefenseTokenState, ...]) -> tuple[DefenseTokenState, ...]:
-    return tuple(changed(t, status="ready") if t.status == "exhausted" else t for t in tokens)
+    return tuple(changed(t, state="ready") if t.state == "exhausted" else t for t in tokens)
+
+
+def _may_ready(state: ArmadaState, unit: ShipState | SquadronState) -> bool:
+    """Compartment Fire (SWA-DMG): a ship with it face up readies no defence tokens."""
+    if isinstance(unit, SquadronState):
+        return True
+    return may_ready_defence_tokens(dmg.face_up_effects(unit.damage, state.data.damage))
 
 
 def resolve(state: ArmadaState) -> StatusResolved:
@@ -31,8 +40,8 @@ def resolve(state: ArmadaState) -> StatusResolved:
     readied: dict[str, int] = {}
     units: list[ShipState | SquadronState] = [*state.ships.values(), *state.squadrons.values()]
     for unit in units:
-        count = sum(1 for t in unit.defense if t.status == "exhausted")
-        if count and unit.in_play:
+        count = sum(1 for t in unit.defense if t.state == "exhausted")
+        if count and unit.in_play and _may_ready(state, unit):
             readied[unit.id] = count
     return StatusResolved(round=state.round, readied=readied, initiative=flipped(state.initiative))
 
@@ -40,11 +49,16 @@ def resolve(state: ArmadaState) -> StatusResolved:
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, StatusResolved):
         ships = {
-            sid: changed(s, defense=_readied(s.defense), activated=False, resolved=())
+            sid: changed(
+                s,
+                defense=_readied(s.defense) if sid in event.readied else s.defense,
+                activated=False,
+                resolved=(),
+            )
             for sid, s in state.ships.items()
         }
         squadrons = {
-            sid: changed(s, defense=_readied(s.defense)) if s.defense else s
+            sid: changed(s, defense=_readied(s.defense)) if sid in event.readied else s
             for sid, s in state.squadrons.items()
         }
         return changed(state, ships=ships, squadrons=squadrons, initiative=event.initiative)

@@ -67,6 +67,26 @@ RULE_SUMMARIES: dict[str, str] = {
         "Attack: declare, roll, resolve effects, defence tokens, damage, additional squadron "
         "target."
     ),
+    "SWA-ATK 1": (
+        "Declare: the defender in the attacking zone's arc and at attack range (squadrons at "
+        "distance 1); line of sight between targeting points or base centres, blocked through "
+        "another of the defender's zones, obstructed by obstacles and other ships."
+    ),
+    "SWA-ATK 2": (
+        "Roll: only colours legal at the range (red close–long, blue close–medium, black "
+        "close); battery against ships, anti-squadron against squadrons; obstruction removes a "
+        "die; no die left cancels the attack."
+    ),
+    "SWA-ATK 3": "Attack effects: modify dice; each accuracy locks one defence token.",
+    "SWA-ATK 4": "The defender spends defence tokens.",
+    "SWA-ATK 5": (
+        "Damage: hits (plus crits ship on ship, or a Bomber on a ship) to the zone's shields, "
+        "then face-down cards; the standard critical makes the first card face up."
+    ),
+    "SWA-ATK 6": (
+        "Additional squadron target: a ship that attacked a squadron may attack another squadron "
+        "in the same arc and range; each squadron once per attack."
+    ),
     "SWA-DICE": "Attack dice: red, blue and black faces.",
     "SWA-DEF": (
         "Defence tokens: ready, exhausted, discarded; one of each type per attack; none at speed 0."

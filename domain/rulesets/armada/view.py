@@ -30,7 +30,7 @@ def _status(destroyed: bool, deployed: bool) -> str:
 
 
 def _tokens(ship: ShipState) -> str | None:
-    parts = [f"{t.kind}{'' if t.status == 'ready' else f' ({t.status})'}" for t in ship.defense]
+    parts = [f"{t.kind}{'' if t.state == 'ready' else f' ({t.state})'}" for t in ship.defense]
     return ", ".join(parts) or None
 
 

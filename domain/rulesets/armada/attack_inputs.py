@@ -1,0 +1,255 @@
+"""The attack pipeline's inputs, built from the game state: who attacks, who defends, and what
+the geometry measures between them (SWA-ATK 1, SWA-RNG, SWA-3.2).
+
+The pipeline (:mod:`.attack`) is pure and knows no game state; this module is the one place
+that reads an :class:`.state.ArmadaState` for it. The same functions build the inputs when an
+attack is decided and when its ``AttackDeclared`` is folded again, so a replay rebuilds exactly
+the attack that was decided.
+
+Measurements (readings in docs/armada.md):
+
+* ship → ship: range from the attacking hull zone to the part of the defending zone inside the
+  arc; line of sight between targeting points, lost through another of the defender's zones;
+  obstructed by obstacles and other ships' bases (:mod:`.arcs`, :mod:`.sight`).
+* ship → squadron: range to the part of the disc inside the arc; sight from the zone's
+  targeting point to the disc's centre.
+* squadron → anything: distance 1 (360°), to the defending hull zone of a ship (sight to its
+  targeting point, lost through another zone) or to another squadron's disc (centre to centre).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import LineString
+
+from domain.errors import IllegalCommand, InvalidCommand
+from domain.rulesets.armada.arcs import (
+    distance_band,
+    distance_between,
+    in_arc,
+    ship_attack_range,
+    squadron_attack_range,
+)
+from domain.rulesets.armada.attack_state import (
+    Attacker,
+    AttackOptions,
+    Geometry,
+    ShipDefender,
+    SquadronDefender,
+)
+from domain.rulesets.armada.damage_dealing import hull_of
+from domain.rulesets.armada.geometry import ZONES, Zone
+from domain.rulesets.armada.maneuvering import obstacle_shapes
+from domain.rulesets.armada.sight import trace
+from domain.rulesets.armada.squadron_phase import engaged_with
+from domain.rulesets.armada.state import ArmadaState
+
+Defender = ShipDefender | SquadronDefender
+
+
+def attack_options(state: ArmadaState) -> AttackOptions:
+    return AttackOptions(evade=state.options.evade)
+
+
+def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker:
+    """The attacker as the pipeline sees it (a ship's hull zone, or a squadron)."""
+    if unit in state.ships:
+        if zone is None:
+            raise InvalidCommand("a ship attacks from a hull zone: name `zone`")
+        ship = state.ships[unit]
+        card = state.card(unit)
+        activation = state.activation
+        dial = activation is not None and activation.ship == unit and activation.dial
+        resolved = "concentrate_fire" in ship.resolved
+        return Attacker(
+            id=unit,
+            side=ship.side,
+            kind="ship",
+            zone=zone,
+            size=card.size,
+            battery=getattr(card.battery, zone),
+            anti_squadron=card.anti_squadron,
+            concentrate_fire_dial=dial == "concentrate_fire" and not resolved,
+            concentrate_fire_token="concentrate_fire" in ship.tokens and not resolved,
+            face_up=tuple(c.card for c in ship.damage if c.face_up),
+            ship_attacks_this_round=activation.ship_targets if activation is not None else 0,
+        )
+    if unit in state.squadrons:
+        if zone is not None:
+            raise InvalidCommand("a squadron has no hull zone: leave `zone` out")
+        squadron = state.squadrons[unit]
+        sq_card = state.squadron_card(unit)
+        engaging = engaged_with(state, unit)
+        return Attacker(
+            id=unit,
+            side=squadron.side,
+            kind="squadron",
+            battery=sq_card.battery,
+            anti_squadron=sq_card.anti_squadron,
+            keywords=tuple(sq_card.keywords),
+            engaged=bool(engaging),
+            engaged_with_escort=any("escort" in state.squadron_card(s).keywords for s in engaging),
+        )
+    raise InvalidCommand(f"no ship or squadron {unit!r}")
+
+
+def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender:
+    """The defender as the pipeline sees it (a ship with its defending hull zone, or a
+    squadron)."""
+    if unit in state.ships:
+        if zone is None:
+            raise InvalidCommand("name the defending hull zone (`defending_zone`) of a ship")
+        hull = hull_of(state, unit)
+        return ShipDefender(
+            **dict(hull),
+            zone=zone,
+            size=state.card(unit).size,
+        )
+    if unit in state.squadrons:
+        if zone is not None:
+            raise InvalidCommand("a squadron has no hull zone: leave `defending_zone` out")
+        squadron = state.squadrons[unit]
+        return SquadronDefender(
+            id=unit,
+            side=squadron.side,
+            hull=squadron.hull,
+            tokens=squadron.defense,
+            keywords=tuple(state.squadron_card(unit).keywords),
+            destroyed=squadron.destroyed,
+        )
+    raise InvalidCommand(f"no ship or squadron {unit!r}")
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The measured :class:`.attack_state.Geometry` and the lines behind it (for overlays)."""
+
+    geometry: Geometry
+    range_line: Any = None
+    sight_line: Any = None
+    distance_mm: float | None = None
+
+
+def _obstructions(
+    state: ArmadaState, exclude: tuple[str, ...]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    obstacles = {oid: outline for oid, (_, outline) in obstacle_shapes(state).items()}
+    ships = {
+        s.id: state.placed(s.id).base
+        for s in state.ships.values()
+        if s.in_play and s.id not in exclude
+    }
+    return obstacles, ships
+
+
+def _band(state: ArmadaState, distance: float) -> int | None:
+    return distance_band(distance, state.data.geometry.distance_bands)
+
+
+def _engaged_elsewhere(state: ArmadaState, squadron: str, attacker: str) -> bool:
+    return any(s != attacker for s in engaged_with(state, squadron))
+
+
+def measure(
+    state: ArmadaState,
+    attacker: str,
+    zone: Zone | None,
+    defender: str,
+    defending_zone: Zone | None,
+) -> Measured:
+    """SWA-ATK 1 / SWA-RNG: arc, range and distance bands, line of sight and obstruction from
+    ``attacker`` (its ``zone`` for a ship) to ``defender`` (its ``defending_zone`` for a
+    ship)."""
+    bands = state.data.geometry.range_bands
+    obstacles, ships = _obstructions(state, (attacker, defender))
+    defender_is_ship = defender in state.ships
+    engaged = (not defender_is_ship) and _engaged_elsewhere(state, defender, attacker)
+    if attacker in state.ships:
+        assert zone is not None
+        placed = state.placed(attacker)
+        if defender_is_ship:
+            assert defending_zone is not None
+            target = state.placed(defender)
+            measured = ship_attack_range(placed, zone, target, defending_zone, bands)
+            sight = trace(
+                placed.targeting_point(zone),
+                target.targeting_point(defending_zone),
+                defender=target,
+                defending_zone=defending_zone,
+                obstacles=obstacles,
+                ships=ships,
+                hidden=(placed.token, target.token),
+            )
+            through = measured.through_other_zone if measured is not None else False
+        else:
+            disc = state.disc(defender)
+            measured = squadron_attack_range(placed, zone, disc, bands)
+            sight = trace(
+                placed.targeting_point(zone),
+                disc.centre,
+                obstacles=obstacles,
+                ships=ships,
+                hidden=(placed.token,),
+            )
+            through = False
+        if measured is None:
+            return Measured(Geometry(in_arc=False, range=None, distance=None), None, sight.line)
+        band = None if measured.band == "beyond" else measured.band
+        geometry = Geometry(
+            in_arc=True,
+            range=band,
+            distance=_band(state, measured.distance),
+            line_of_sight=sight.clear and not through,
+            obstructed=sight.obstructed,
+            defender_engaged=engaged,
+        )
+        return Measured(geometry, measured.line, sight.line, measured.distance)
+    disc = state.disc(attacker)
+    if defender_is_ship:
+        assert defending_zone is not None
+        target = state.placed(defender)
+        distance = distance_between(disc, target.zone(defending_zone))
+        sight = trace(
+            disc.centre,
+            target.targeting_point(defending_zone),
+            defender=target,
+            defending_zone=defending_zone,
+            obstacles=obstacles,
+            ships=ships,
+            hidden=(target.token,),
+        )
+    else:
+        other = state.disc(defender)
+        distance = distance_between(disc, other)
+        sight = trace(disc.centre, other.centre, obstacles=obstacles, ships=ships)
+    geometry = Geometry(
+        in_arc=True,
+        range="close",
+        distance=_band(state, distance),
+        line_of_sight=sight.clear,
+        obstructed=sight.obstructed,
+        defender_engaged=engaged,
+    )
+    return Measured(geometry, LineString([disc.centre, disc.centre]), sight.line, distance)
+
+
+def in_any_arc(state: ArmadaState, ship: str, zone: Zone, unit: str) -> bool:
+    """Cheap pre-check: any part of ``unit`` in the zone's firing arc."""
+    placed = state.placed(ship)
+    target = state.placed(unit).token if unit in state.ships else state.disc(unit)
+    return in_arc(placed, zone, target)
+
+
+def defending_zones(state: ArmadaState, unit: str) -> tuple[Zone | None, ...]:
+    """The zones a unit can defend with: a ship's four hull zones, or None for a squadron."""
+    return ZONES if unit in state.ships else (None,)
+
+
+def require_unit(state: ArmadaState, unit: str, what: str) -> None:
+    if unit not in state.ships and unit not in state.squadrons:
+        raise InvalidCommand(f"no ship or squadron {unit!r} ({what})")
+    in_play = (state.ships.get(unit) or state.squadrons[unit]).in_play
+    if not in_play:
+        raise IllegalCommand(f"{unit} is not in play", rule="SWA-ATK 1")
