@@ -16,6 +16,7 @@ squadrons, whose distances are computed exactly from the centre where the whole 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -63,6 +64,9 @@ def distance_band(distance: float, edges: Sequence[float]) -> int | None:
 
 def distance_between(a: Target, b: Target) -> float:
     """Closest point to closest point (RRG: non-attack range and distance); discs exactly."""
+    if isinstance(a, Disc) and isinstance(b, Disc):
+        gap = math.dist(a.centre, b.centre) - a.radius - b.radius
+        return max(0.0, gap)
     shrink = 0.0
     if isinstance(a, Disc):
         a, shrink = a.point, shrink + a.radius

@@ -24,6 +24,7 @@ colours (SWA-ATK 2). Lengths are millimetres.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
@@ -510,6 +511,15 @@ class ObstacleSet(_DataFile):
 # --------------------------------------------------------------------------- loading
 
 
+MEMO_LIMIT = 20_000
+"""Entries an :class:`ArmadaData` memo holds before it starts again (a game uses hundreds)."""
+MEMO_DATA = 32
+"""Data objects (games' data) whose memos are kept at once."""
+_MISSING = object()
+_T = TypeVar("_T")
+_MEMOS: dict[int, tuple[Any, dict[Any, Any]]] = {}
+
+
 class ArmadaData(_Model):
     """The data one game uses (each part bundled or the user's own, whole), cross-checked."""
 
@@ -518,6 +528,24 @@ class ArmadaData(_Model):
     geometry: GeometryTable
     damage: DamageDeck
     obstacles: ObstacleSet
+
+    def memo(self, key: Any, make: Callable[[], _T]) -> _T:
+        """``make()``'s result, kept per ``key`` for this data: shapes that depend only on the
+        data and a pose (placed ships, obstacle outlines) are computed once per game, not once
+        per measurement. Kept outside the model (equality and dumps never see it) and bounded:
+        :data:`MEMO_LIMIT` entries per data, :data:`MEMO_DATA` data objects."""
+        entry = _MEMOS.get(id(self))
+        if entry is None or entry[0] is not self:
+            if len(_MEMOS) >= MEMO_DATA:
+                _MEMOS.clear()
+            entry = _MEMOS[id(self)] = (self, {})
+        memo = entry[1]
+        found = memo.get(key, _MISSING)
+        if found is _MISSING:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = make()
+        return found  # type: ignore[no-any-return]
 
     @model_validator(mode="after")
     def _tokens_fit_bases(self) -> ArmadaData:

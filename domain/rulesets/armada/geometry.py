@@ -314,9 +314,22 @@ def place_obstacle(shape: ObstacleShape, pose: Pose, flipped: bool = False) -> A
 # --------------------------------------------------------------------------- shared predicates
 
 
+_SHRUNK: dict[int, tuple[Any, Any]] = {}
+_SHRUNK_LIMIT = 4096
+
+
 def shrink(polygon: Any) -> Any:
-    """``polygon`` shrunk by :data:`TOLERANCE` (its interior, give or take floating noise)."""
-    return shapely.buffer(polygon, -TOLERANCE, join_style="mitre")
+    """``polygon`` shrunk by :data:`TOLERANCE` (its interior, give or take floating noise).
+    Remembered per polygon object (the same obstacle or base is tested again and again); the
+    polygon is kept with its result, so an id is never reused while remembered."""
+    found = _SHRUNK.get(id(polygon))
+    if found is not None and found[0] is polygon:
+        return found[1]
+    if len(_SHRUNK) >= _SHRUNK_LIMIT:
+        _SHRUNK.clear()
+    result = shapely.buffer(polygon, -TOLERANCE, join_style="mitre")
+    _SHRUNK[id(polygon)] = (polygon, result)
+    return result
 
 
 def crossed(line: Any, interiors: list[Any]) -> list[bool]:

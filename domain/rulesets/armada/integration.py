@@ -32,6 +32,7 @@ from domain.frozen import changed
 from domain.rulesets.armada import attack as pipeline
 from domain.rulesets.armada import attack_state as atk
 from domain.rulesets.armada import damage as dmg
+from domain.rulesets.armada.arcs import distance_between, in_arc
 from domain.rulesets.armada.attack_events import (
     ATTACK_EVENTS,
     AttackDeclared,
@@ -228,6 +229,8 @@ def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     for unit, zones in attackers:
         for zone in zones:
             for defender_id in _enemies(state, unit):
+                if not _plausible(state, unit, zone, defender_id):
+                    continue
                 for dzone in defending_zones(state, defender_id):
                     order = DeclareAttack(
                         attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
@@ -267,6 +270,19 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
             return False
         raise
     return True
+
+
+def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) -> bool:
+    """Cheap necessary conditions before measuring: a ship's target touches the zone's arc
+    and lies within long range of its base; a squadron's lies near distance 1."""
+    if zone is None:
+        return True
+    placed = state.placed(unit)
+    target = state.placed(defender).base if defender in state.ships else state.disc(defender)
+    reach = state.data.geometry.range_bands.long
+    if distance_between(placed.base, target) > reach + 1.0:
+        return False
+    return in_arc(placed, zone, target)
 
 
 def _far(state: ArmadaState, order: DeclareAttack) -> bool:

@@ -281,13 +281,19 @@ def _ended(
 
 
 def obstacle_shapes(state: ArmadaState) -> dict[str, tuple[ObstacleKind, Any]]:
-    """Obstacle id -> (kind, outline on the play area)."""
-    shapes: dict[str, tuple[ObstacleKind, Any]] = {}
-    for setup in state.scenario.obstacles:
-        shape = state.data.obstacles.get(setup.shape)
-        outline = place_obstacle(shape, Pose(setup.x, setup.y, setup.heading), setup.flipped)
-        shapes[setup.id] = (shape.kind, outline)
-    return shapes
+    """Obstacle id -> (kind, outline on the play area); computed once per game."""
+    setups = tuple(
+        (o.id, o.shape, o.x, o.y, o.heading, o.flipped) for o in state.scenario.obstacles
+    )
+
+    def make() -> dict[str, tuple[ObstacleKind, Any]]:
+        shapes: dict[str, tuple[ObstacleKind, Any]] = {}
+        for oid, shape_id, x, y, heading, flipped in setups:
+            shape = state.data.obstacles.get(shape_id)
+            shapes[oid] = (shape.kind, place_obstacle(shape, Pose(x, y, heading), flipped))
+        return shapes
+
+    return state.data.memo(("obstacles", setups), make)
 
 
 def _obstacles(

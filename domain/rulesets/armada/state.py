@@ -213,11 +213,17 @@ class ArmadaState(_State):
         return self.data.squadrons.get(self.squadrons[squadron_id].card)
 
     def placed(self, ship_id: str) -> PlacedShip:
-        """The ship's shapes at its pose (bases, zones, arcs)."""
+        """The ship's shapes at its pose (bases, zones, arcs); one object per card and pose
+        for the whole game (:meth:`.data.ArmadaData.memo`), so its shapes are computed once."""
         ship = self.ships[ship_id]
         card = self.data.ships.get(ship.card)
-        hull = self.data.ships.hull(card.hull_geometry)
-        return place_ship(hull, self.data.geometry.base_sizes[card.size], ship.pose)
+        pose = ship.pose
+
+        def make() -> PlacedShip:
+            hull = self.data.ships.hull(card.hull_geometry)
+            return place_ship(hull, self.data.geometry.base_sizes[card.size], pose)
+
+        return self.data.memo(("placed", card.id, pose), make)
 
     def disc(self, squadron_id: str, at: tuple[float, float] | None = None) -> Disc:
         squadron = self.squadrons[squadron_id]
