@@ -9,6 +9,8 @@ MORZE := fixtures/scenarios/morze
 GAMES := fixtures/games/morze
 IO := fixtures/scenarios/iron_oak
 IO_GAMES := fixtures/games/iron_oak
+SWA := fixtures/scenarios/armada
+SWA_GAMES := fixtures/games/armada
 
 .PHONY: install demo test browser lint bench fixtures verify-fixtures clean
 
@@ -45,7 +47,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 verify-fixtures: $(STAMP)
-	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json
+	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json $(SWA_GAMES)/*.wake.json
 
 ## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
 fixtures: $(STAMP)
@@ -79,6 +81,20 @@ fixtures: $(STAMP)
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
 	  --dice-sheet fixtures/dice/hampton_roads_iron_oak.txt \
 	  --game-id 00000000-0000-4000-8000-000000000106 -o $(IO_GAMES)/hampton_roads-physical.wake.json
+	mkdir -p $(SWA_GAMES)
+	$(WAKE) record armada $(SWA)/core_learning.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000201 -o $(SWA_GAMES)/core_learning-score.wake.json
+	$(WAKE) record armada $(SWA)/core_learning.json --seed 12 \
+	  --game-id 00000000-0000-4000-8000-000000000202 -o $(SWA_GAMES)/core_learning-last-ship.wake.json
+	$(WAKE) record armada $(SWA)/core_learning.json --seed 15 \
+	  --game-id 00000000-0000-4000-8000-000000000203 -o $(SWA_GAMES)/core_learning-overlap.wake.json
+	$(WAKE) record armada $(SWA)/core_deployment.json --seed 3 \
+	  --game-id 00000000-0000-4000-8000-000000000204 -o $(SWA_GAMES)/core_deployment-last-ship.wake.json
+	$(WAKE) record armada $(SWA)/core_learning.json --physical \
+	  --dice-sheet fixtures/dice/core_learning_armada.txt \
+	  --game-id 00000000-0000-4000-8000-000000000205 -o $(SWA_GAMES)/core_learning-physical.wake.json
+	$(WAKE) record armada $(SWA)/core_deployment.json --seed 1 --option evade=ltp_2015 \
+	  --game-id 00000000-0000-4000-8000-000000000206 -o $(SWA_GAMES)/core_deployment-ltp-evade.wake.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

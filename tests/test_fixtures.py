@@ -85,6 +85,43 @@ def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
     }
 
 
+def test_the_armada_corpus_reaches_every_required_situation() -> None:
+    """Issue 10: >= 5 Armada games across both scenarios, one entered with physical dice, one
+    ending when a side loses its last ship (SWA-5), one going the six rounds to a score
+    (SWA-5), one with two ships overlapping (SWA-OVL), one under the other Evade reading
+    (SWA-DEF); between them attacks on ships and squadrons, a defence token spent, a damage
+    card dealt face up (SWA-ATK 5) and a squadron destroyed."""
+    records = [read_record_file(p, strict=True) for p in RECORDS]
+    swa = [r for r in records if r.header.ruleset.id == "armada"]
+    assert len(swa) >= 5
+    assert {r.header.scenario_id for r in swa} == {"core_learning", "core_deployment"}
+    assert any(r.header.dice.mode == "physical" for r in swa)
+    assert any(dict(r.header.options).get("evade") == "ltp_2015" for r in swa)
+    reasons = [r.events[-1].payload.get("reason", "") for r in swa]
+    assert any("ships are destroyed" in reason for reason in reasons)
+    assert any(reason == "round 6 is over" for reason in reasons)
+    topics: set[str] = set()
+    seen: set[str] = set()
+    for r in swa:
+        for e in r.events:
+            topics.add(e.topic)
+            p = e.payload
+            if e.topic == "armada.AttackDeclared/1":
+                seen.add(f"attack on a {p['defender_kind']}")
+            if e.topic == "armada.DamageCardDealt/1" and p["face_up"]:
+                seen.add("face-up card")
+            if e.topic == "armada.UnitDestroyed/1" and p["kind"] == "squadron":
+                seen.add("squadron destroyed")
+    assert "armada.ShipsOverlapped/1" in topics
+    assert "armada.DefenceTokenSpent/1" in topics
+    assert seen == {
+        "attack on a ship",
+        "attack on a squadron",
+        "face-up card",
+        "squadron destroyed",
+    }
+
+
 @pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
 def test_fixture_verifies(path: Path) -> None:
     record = read_record_file(path, strict=True)

@@ -48,7 +48,7 @@ from domain.rulesets.armada.commands import (
     SetDials,
     SquadronCommand,
 )
-from domain.rulesets.armada.damage import must_panic_before_reveal
+from domain.rulesets.armada.damage import damaged_yaw_limits, must_panic_before_reveal
 from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.data import ManeuverTool, Size
 from domain.rulesets.armada.geometry import ZONES, Disc, Pose
@@ -480,8 +480,9 @@ def _maneuver(state: ArmadaState, ship: ShipState) -> Maneuver:
         s for s in range(ship.speed - steps, ship.speed + steps + 1) if 0 <= s <= card.max_speed
     ]
     ranked: list[tuple[float, int, tuple[int, ...], Side, Pose]] = []
+    effects = face_up_effects(state, ship.id)
     for speed in speeds:
-        for course in courses(yaw_limits(card, speed)):
+        for course in courses(damaged_yaw_limits(yaw_limits(card, speed), effects)):
             for side in ("right", "left") if course else ("right",):
                 tool_side: Side = "right" if side == "right" else "left"
                 pose = quick_final(mover.start, mover.size, mover.tool, course, tool_side)
