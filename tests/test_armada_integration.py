@@ -22,7 +22,12 @@ from domain.rulesets.armada.attack_events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.damage import DeckState, HeldCard
-from domain.rulesets.armada.events import DialDiscarded, DialRevealed, SquadronActivationEnded
+from domain.rulesets.armada.events import (
+    DialDiscarded,
+    DialRevealed,
+    SquadronActivationEnded,
+    TokenGained,
+)
 from domain.rulesets.armada.ruleset import ArmadaRuleset
 from domain.rulesets.armada.ship_commands import repair_points
 from domain.rulesets.armada.state import ArmadaState, with_ship
@@ -313,6 +318,8 @@ def test_swa_dmg_life_support_failure_discards_and_blocks_command_tokens(
     state = rules.evolve(state, dealt)
     assert state.ships["victory"].tokens == ()
     events, after = _decide(state, "empire", game.reveal_order("victory", to_token=True))
+    gained = of(events, TokenGained)[0]
+    assert gained.discarded == gained.command
     assert after.ships["victory"].tokens == ()
 
 
