@@ -66,6 +66,17 @@ class CommandLine:
 
 
 @dataclass(frozen=True)
+class StepLine:
+    """One event of the episode an explained event belongs to (see ``Ruleset.episode``)."""
+
+    seq: int
+    text: str
+    rule: str
+    rule_summary: str
+    current: bool
+
+
+@dataclass(frozen=True)
 class Explanation:
     seq: int
     topic: str
@@ -75,6 +86,11 @@ class Explanation:
     rule_summary: str
     command: CommandLine | None
     rolls: list[RollExplanation] = field(default_factory=list)
+    episode: list[StepLine] = field(default_factory=list)
+
+
+EPISODE_LIMIT = 400
+"""Events scanned each way for the start and end of an episode."""
 
 
 def percent(fraction_text: str | None) -> str:
@@ -135,8 +151,67 @@ def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) ->
     )
 
 
+def _episode_bounds(state: GameState, facts: Sequence[Fact], index: int) -> tuple[int, int] | None:
+    """The first and last index of the episode holding ``facts[index]``, or None."""
+    ruleset = state.ruleset
+
+    def mark(i: int) -> str | None:
+        fact = facts[i]
+        if fact.topic in (CommandIssued.TOPIC, DiceRolled.TOPIC):
+            return None
+        return ruleset.episode(decode(state, fact))
+
+    start = None
+    for i in range(index, max(-1, index - EPISODE_LIMIT), -1):
+        found = mark(i)
+        if found == "begin":
+            start = i
+            break
+        if found == "end" and i != index:
+            return None
+    if start is None:
+        return None
+    for j in range(index, min(len(facts), index + EPISODE_LIMIT)):
+        if j > start and mark(j) == "begin":
+            return start, j - 1
+        if mark(j) == "end":
+            return start, j
+    return start, min(len(facts), index + EPISODE_LIMIT) - 1
+
+
+def _episode(
+    state: GameState, facts: Sequence[Fact], index: int
+) -> tuple[list[StepLine], list[RollExplanation]]:
+    bounds = _episode_bounds(state, facts, index)
+    if bounds is None:
+        return [], []
+    ruleset = state.ruleset
+    steps: list[StepLine] = []
+    rolls: list[RollExplanation] = []
+    for i in range(bounds[0], bounds[1] + 1):
+        fact = facts[i]
+        if fact.topic == CommandIssued.TOPIC:
+            continue
+        event = decode(state, fact)
+        if isinstance(event, DiceRolled):
+            rolls.append(explain_roll(state, event, fact.seq))
+        rule = event.rule_id()
+        steps.append(
+            StepLine(
+                seq=fact.seq,
+                text=ruleset.describe(event),
+                rule=rule,
+                rule_summary=ruleset.rule_summary(rule) if rule else "",
+                current=i == index,
+            )
+        )
+    return steps, rolls
+
+
 def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) -> Explanation:
-    """Explain ``facts[index]`` given the state just before it."""
+    """Explain ``facts[index]`` given the state just before it. An event inside an episode
+    (``Ruleset.episode``: an attack from declaration to end) also gets the episode's every
+    event and every roll."""
     fact = facts[index]
     event = decode(state_before, fact)
     ruleset = state_before.ruleset
@@ -156,6 +231,9 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
                 break
             roll = DiceRolled.model_validate(prev.payload)
             rolls.insert(0, explain_roll(state_before, roll, prev.seq))
+    steps, episode_rolls = _episode(state_before, facts, index)
+    if episode_rolls:
+        rolls = episode_rolls
     return Explanation(
         seq=fact.seq,
         topic=fact.topic,
@@ -165,6 +243,7 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
         rule_summary=ruleset.rule_summary(rule) if rule else "",
         command=command,
         rolls=rolls,
+        episode=steps,
     )
 
 
@@ -182,6 +261,13 @@ def explanation_lines(ex: Explanation) -> list[str]:
             f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
             f"{ex.command.command}{dice}"
         )
+    if ex.episode:
+        lines.append("")
+        lines.append(f"  the whole episode ({len(ex.episode)} events):")
+        for step in ex.episode:
+            mark = ">" if step.current else " "
+            rule = f" [{step.rule}]" if step.rule else ""
+            lines.append(f"  {mark} {step.seq}: {step.text}{rule}")
     for roll in ex.rolls:
         lines.append("")
         where = f" (event {roll.seq})" if roll.seq is not None else ""

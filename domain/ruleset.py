@@ -148,6 +148,12 @@ class Ruleset(ABC, Generic[S, C]):
         """The event as ``viewer`` may see it (``None`` = umpire sees all). Default: public."""
         return event
 
+    def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
+        """Whether ``event`` opens or closes an episode that spans several orders (an Armada
+        attack: declared, decided step by step, ended). ``explain`` shows every event and roll
+        of the episode an event belongs to. Default: no episodes."""
+        return None
+
     def rule_summary(self, rule_id: str) -> str:
         """One-line summary of a rule ID (``PL-4``, ``IO-5.4.1``); longest known prefix wins."""
         key = rule_id

@@ -4,9 +4,10 @@ tests until the ruleset is complete, then through the ``wake.rulesets`` entry po
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from domain.cards import HIDDEN_CARD
+from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.commands import OrderParser
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
@@ -101,6 +102,14 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
+        """An attack is one episode, from its declaration to its end (SWA-ATK 1–6)."""
+        if isinstance(event, AttackDeclared) and not event.additional:
+            return "begin"
+        if isinstance(event, AttackEnded):
+            return "end"
+        return None
 
     def dump_state(self, state: ArmadaState) -> dict[str, Any]:
         return state.model_dump(mode="json")
