@@ -238,3 +238,28 @@ def board_figure_of(view: GameView) -> go.Figure:
     from viewer.figures import board_figure
 
     return board_figure(view)
+
+
+def test_a_square_table_gets_a_taller_board() -> None:
+    """Armada's 3' × 3' table is drawn taller than Morze's 120 × 60 cm one; grids keep the
+    default height."""
+    from tests.test_figures import grid_view
+    from viewer.figures import BOARD_HEIGHT, TALL_BOARD_HEIGHT, board_height
+
+    assert board_height(continuous_view()) == BOARD_HEIGHT
+    assert board_height(shaped_view()) == BOARD_HEIGHT  # 200 × 100 mm
+    square = _view([], BoardView(kind="continuous", width=914.4, height=914.4, unit="mm"))
+    assert board_height(square) == TALL_BOARD_HEIGHT
+    assert board_height(grid_view()) == BOARD_HEIGHT
+
+
+def test_focus_on_a_shaped_unit_outlines_its_base() -> None:
+    """The current event's units: a shaped unit's base outline goes bold instead of a ring
+    that would hide its zone labels; a unit without shapes keeps the ring."""
+    from viewer.figures import FOCUS_COLOUR, Highlight, board_figure
+
+    fig = board_figure(shaped_view(), Highlight(focus=frozenset({"cr90", "plain"})))
+    outline = trace(fig, "focus outline")
+    assert outline.line.color == FOCUS_COLOUR and outline.line.width == 3
+    assert _parts(outline) == [[(145, 40), (155, 40), (155, 60), (145, 60), (145, 40)]]
+    assert list(trace(fig, "focus").customdata) == ["plain"]

@@ -441,7 +441,23 @@ def _draw_highlight(
             )
         )
         first = False
-    focus = [u for u in view.units if u.id in highlight.focus and u.id in pts]
+    focused = [u for u in view.units if u.id in highlight.focus and u.id in pts]
+    outlined = [u for u in focused if u.shapes]  # drawn with shapes: their outline goes bold
+    if outlined:
+        outlines: list[Geometry] = [
+            s for u in outlined for s in u.shapes if s.style == "base" and (s.closed or s.is_circle)
+        ]
+        trace = _line_trace(
+            "focus outline",
+            "focus-outline",
+            outlines or [s for u in outlined for s in u.shapes],
+            colour=FOCUS_COLOUR,
+            dash="solid",
+            width=3,
+            group="focus",
+        )
+        fig.add_trace(trace)
+    focus = [u for u in focused if not u.shapes]
     if focus:
         fig.add_trace(
             go.Scatter(
@@ -763,8 +779,23 @@ def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> Non
         )
 
 
+BOARD_HEIGHT = 560
+TALL_BOARD_HEIGHT = 760
+
+
+def board_height(view: GameView) -> int:
+    """A figure height for the board: a continuous table as deep as it is wide (Armada's
+    3' × 3') gets a taller figure than a long one (Morze's 120 × 60 cm), so its geometry is
+    drawn large enough to read; grids and zones keep the default."""
+    board = view.board
+    if board.kind != "continuous" or board.width <= 0:
+        return BOARD_HEIGHT
+    wanted = 200 + 700 * board.height / board.width
+    return int(min(max(wanted, BOARD_HEIGHT), TALL_BOARD_HEIGHT))
+
+
 def board_figure(
-    view: GameView, highlight: Highlight | None = None, *, height: int = 560
+    view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
 ) -> go.Figure:
     """The board of one game state: units per side, out-of-play units, and the event highlight."""
     side_ids = [s.id for s in view.sides]
@@ -945,6 +976,7 @@ def figure_png(fig: go.Figure, *, width: int = 1000, height: int = 600) -> bytes
 __all__ = [
     "Highlight",
     "board_figure",
+    "board_height",
     "figure_png",
     "side_colours",
     "timeseries_figure",
