@@ -2,19 +2,90 @@
 
 A ruleset turns its private state into a ``GameView``; the CLI tables and the Streamlit viewer draw
 only from these models.
+
+Geometry is data (design note 12): a unit may carry ``shapes`` (its base, hull zones with a label
+such as their shields, firing-arc lines, a heading marker: polygons, polylines and circles in
+board coordinates), the board may carry ``features`` (terrain, obstacles) and the game
+``overlays`` (a line of sight, a range band, a maneuver's path). Every such field is optional
+with an empty default, so a ruleset that has no geometry (a point on a table, a grid cell, a
+zone) leaves them out and is drawn exactly as before.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Detail = str | int | float | bool | None
+Point = tuple[float, float]
+ShapeStyle = Literal["base", "zone", "arc", "heading"]
+"""How a viewer draws a unit's shape: ``base`` its body or base (lightly filled), ``zone`` a
+labelled part of it (filled in the side's colour, the label written inside), ``arc`` a thin
+line (firing-arc edges, guides), ``heading`` a solid marker showing where the unit faces."""
 
 
 class _View(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Geometry(_View):
+    """A polygon (``points``, the ring given once: the first point is not repeated), a polyline
+    (``points`` with ``closed=False``) or a circle (``centre`` and ``radius``), in board
+    coordinates (a continuous board's units, or cell / seat coordinates)."""
+
+    points: list[Point] = Field(default_factory=list)
+    closed: bool = True
+    centre: Point | None = None
+    radius: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _one_geometry(self) -> _Geometry:
+        circle = self.centre is not None or self.radius is not None
+        if circle:
+            if self.centre is None or self.radius is None or self.points:
+                raise ValueError("a circle needs a centre and a radius and no points")
+            return self
+        need = 3 if self.closed else 2
+        if len(self.points) < need:
+            kind = "polygon" if self.closed else "polyline"
+            raise ValueError(f"a {kind} needs at least {need} points, got {len(self.points)}")
+        return self
+
+    @property
+    def is_circle(self) -> bool:
+        return self.centre is not None
+
+
+class ShapeView(_Geometry):
+    """One part of a unit's outline: ``part`` names it (``base``, ``front`` ...), ``label`` is a
+    short text drawn inside it (a hull zone's shields), ``style`` says how to draw it."""
+
+    part: str
+    style: ShapeStyle = "base"
+    label: str = ""
+
+
+class FeatureView(_Geometry):
+    """Something on the board that is not a unit: terrain, an obstacle."""
+
+    id: str
+    name: str = ""
+    kind: str = ""  # e.g. "asteroid", "station", "shoal"
+    label: str = ""
+    details: dict[str, Detail] = Field(default_factory=dict)
+
+
+class OverlayView(_Geometry):
+    """A line or area drawn over the board for what is happening: ``kind`` is e.g.
+    ``line_of_sight``, ``range`` or ``path``; ``units`` the ids it relates to. A polyline unless
+    ``closed``."""
+
+    kind: str
+    closed: bool = False
+    label: str = ""
+    units: list[str] = Field(default_factory=list)
+    details: dict[str, Detail] = Field(default_factory=dict)
 
 
 class UnitView(_View):
@@ -32,6 +103,7 @@ class UnitView(_View):
     zone: str | None = None  # zone boards
     heading: float | None = None  # degrees, if the ruleset has facing
     details: dict[str, Detail] = Field(default_factory=dict)
+    shapes: list[ShapeView] = Field(default_factory=list)  # outline, zones, arcs (optional)
 
 
 class SideView(_View):
@@ -57,6 +129,7 @@ class BoardView(_View):
     cells: list[CellView] = Field(default_factory=list)
     zones: list[str] = Field(default_factory=list)
     seats: list[str] = Field(default_factory=list)
+    features: list[FeatureView] = Field(default_factory=list)  # terrain, obstacles
 
 
 class ResultView(_View):
@@ -78,3 +151,4 @@ class GameView(_View):
     board: BoardView
     result: ResultView | None = None
     notes: list[str] = Field(default_factory=list)
+    overlays: list[OverlayView] = Field(default_factory=list)  # sight lines, ranges, paths

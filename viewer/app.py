@@ -21,7 +21,14 @@ from domain.engine import decode
 from domain.explain import Explanation, explain_event, percent
 from domain.record import write_record
 from domain.store import store_location
-from viewer.figures import Highlight, board_figure, figure_png, side_colours, timeseries_figure
+from viewer.figures import (
+    Highlight,
+    board_figure,
+    board_height,
+    figure_png,
+    side_colours,
+    timeseries_figure,
+)
 from viewer.loading import LoadedGame, LoadError, from_bytes, from_file, from_store, list_games
 from viewer.timeline import Timeline
 
@@ -500,7 +507,8 @@ def main() -> None:
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         view = tl.view_at(event)
-        st.plotly_chart(board_figure(view, _highlight(tl, event)), key="board")
+        figure = board_figure(view, _highlight(tl, event), height=board_height(view))
+        st.plotly_chart(figure, key="board")
     with explain_col:
         _explain_panel(tl, event, viewer)
     _charts(tl, event)

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,6 +29,9 @@ from viewer.launch import free_port, streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"
+ARMADA_SCENARIO = ROOT / "fixtures" / "scenarios" / "armada" / "core_learning.json"
+ARMADA_TITLE = "Armada learning battle"
+ARMADA_SEED = 3
 ARTIFACTS = ROOT / "artifacts" / "browser"
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -53,6 +57,8 @@ class Server:
     store: Path
     log: Path
     proc: subprocess.Popen[bytes]
+    armada_game: str  # an Armada game played by the bots with the CLI
+    armada_record: Path  # the same game exported as a record file (expected values)
 
 
 def _chromium() -> str | None:
@@ -87,6 +93,30 @@ def _health(url: str) -> str:
         return ""
 
 
+def _wake(*args: str) -> str:
+    """Run the ``wake`` CLI of this environment; its standard output."""
+    wake = Path(sys.executable).with_name("wake")
+    done = subprocess.run(
+        [str(wake), *args], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    if done.returncode != 0:
+        pytest.fail(f"wake {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
+    return done.stdout
+
+
+def _armada_game(store: Path, out: Path) -> str:
+    """The learning scenario started and played to the end by the bots with the CLI, then
+    exported (``wake start`` / ``play --bots`` / ``export``); its game id."""
+    started = _wake(
+        "start", "armada", str(ARMADA_SCENARIO), "--seed", str(ARMADA_SEED),
+        "--title", ARMADA_TITLE, "--store", str(store),
+    )  # fmt: skip
+    game_id = started.strip().splitlines()[-1].strip()
+    _wake("play", game_id, "--bots", "--store", str(store))
+    _wake("export", game_id, "-o", str(out), "--store", str(store))
+    return game_id
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is not None:
         return
@@ -105,7 +135,8 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Server]:
-    """The viewer on a free loopback port over a temp store holding every bundled fixture game."""
+    """The viewer on a free loopback port over a temp store holding every bundled fixture game
+    and an Armada game the bots played through the CLI."""
     tmp = tmp_path_factory.mktemp("viewer")
     store = tmp / "store.sqlite"
     games = GameStore(str(store))
@@ -113,6 +144,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iter
         rec = read_record_file(path)
         games.import_game(rec.header, rec.events)
     del games
+    armada_record = tmp / "armada.wake.json"
+    armada_game = _armada_game(store, armada_record)
     port = free_port(0)
     url = f"http://127.0.0.1:{port}"
     log = tmp / "streamlit.log"
@@ -143,7 +176,15 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iter
         time.sleep(0.3)  # a taken port makes the new server exit just after a stale health check
         if proc.poll() is not None:
             pytest.fail(f"streamlit exited; log:\n{log.read_text()}", pytrace=False)
-        yield Server(url=url, port=port, store=store, log=log, proc=proc)
+        yield Server(
+            url=url,
+            port=port,
+            store=store,
+            log=log,
+            proc=proc,
+            armada_game=armada_game,
+            armada_record=armada_record,
+        )
     finally:
         _stop(proc)
 

@@ -12,6 +12,7 @@ Run: ``.venv/bin/pytest tests/browser -p no:playwright -x -q``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -400,3 +401,75 @@ def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) ->
     assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
     expect(page.get_by_text("depth 5", exact=False).first).to_be_visible()
     shot(page, artifacts, f"09-iron-oak-gunnery-event-{fact.seq}")
+
+
+ARMADA_MANEUVER = "armada.ShipManeuvered/1"
+
+
+def _data_to_page(page: Any, x: float, y: float) -> tuple[float, float]:
+    """Page pixel coordinates of a board data point, from plotly.js's own axes."""
+    found = page.evaluate(
+        """([x, y]) => {
+            const gd = document.querySelector('.st-key-board .js-plotly-plot');
+            const box = gd.getBoundingClientRect();
+            const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+            return [box.left + xa._offset + xa.d2p(x), box.top + ya._offset + ya.d2p(y)];
+        }""",
+        [x, y],
+    )
+    return float(found[0]), float(found[1])
+
+
+def test_armada_board_draws_ships_with_zones_and_shields(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """An Armada game (started and played by the bots with the CLI) in the generic viewer.
+
+    Checks, mid-game just after a ship's maneuver: the title is the game's; the board draws
+    every ship in play with its name and the shields of each hull zone written in it (the
+    labels of the read model at that event), the obstacles with their kind, filled shapes
+    (bases, zones, heading markers, obstacles); hovering over a ship shows its full status
+    (speed, shields per zone, defence tokens, dials revealed so far); no exception.
+    """
+    rec = read_record_file(server.armada_record)
+    assert rec.header.game_id == server.armada_game and rec.header.ruleset.id == "armada"
+    tl = Timeline(rec.header, rec.events)
+    moves = [f.seq for f in rec.events if f.topic == ARMADA_MANEUVER]
+    assert moves, "the bots' game has no maneuver"
+    event = moves[len(moves) // 2]
+    view = tl.view_at(event)
+    open_game(page, server, server.armada_game, event, tl.length)
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Armada learning battle")
+
+    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
+    expect(board.locator(".main-svg").first).to_be_visible()
+    ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
+    assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
+    drawn = Counter(board.locator("g.textpoint text").all_text_contents())
+    missing = [u.id for u in ships if drawn[u.id] < 1]
+    assert not missing, f"ships without a name on the board: {missing}; drawn {drawn}"
+    shields = Counter(s.label for u in ships for s in u.shapes if s.style == "zone")
+    short = {label: n for label, n in shields.items() if drawn[label] < n}
+    assert not short, f"zone labels missing: {short}; drawn {drawn}"
+    kinds = Counter(f.label for f in view.board.features)
+    assert kinds and all(drawn[k] >= n for k, n in kinds.items())
+    assert board.locator("path.js-fill").count() >= 2 * 3 + 1  # per side + the obstacles
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    shot(page, artifacts, f"10-armada-board-event-{event}")
+
+    ship = ships[0]
+    assert ship.position is not None
+    page.mouse.move(*_data_to_page(page, *ship.position))
+    hover = board.locator(".hoverlayer .hovertext")
+    expect(hover).to_have_count(1)
+    details = ship.details
+    for part in (
+        ship.name,
+        f"speed: {details['speed']}",
+        f"shields: {details['shields']}",
+        f"defense_tokens: {details['defense_tokens']}",
+        f"dials_face_down: {details['dials_face_down']}",
+        *([f"dials_revealed: {details['dials_revealed']}"] if details["dials_revealed"] else []),
+    ):
+        expect(hover).to_contain_text(str(part))
+    shot(page, artifacts, f"11-armada-hover-{ship.id}-event-{event}")

@@ -7,14 +7,29 @@ damage cards — face-down ones only counted) and every squadron (position, hull
 activation slider, engagement), the two sides with their scores (SWA-5), the round and phase.
 Unrevealed dials are never shown: the state holds only their seals. ``describe`` gives one
 log line per event.
+
+Geometry goes in the generic read model's optional fields (built by :mod:`.drawing`): each
+ship's ``shapes`` (base, the four hull zones labelled with their shields, the arc lines out to
+close range, a heading marker), each squadron's base circle, the obstacles as
+``board.features``, and ``overlays`` — :func:`overlays` is the hook where an attack's line of
+sight and range band and a maneuver's path are drawn from the state.
 """
 
 from __future__ import annotations
 
 from domain.chance import describe_roll
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
-from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
+from domain.read_model import (
+    BoardView,
+    Detail,
+    GameView,
+    OverlayView,
+    ResultView,
+    SideView,
+    UnitView,
+)
 from domain.rulesets.armada import events as ev
+from domain.rulesets.armada.drawing import obstacle_features, ship_shapes, squadron_shapes
 from domain.rulesets.armada.geometry import ZONES
 from domain.rulesets.armada.scoring import scores
 from domain.rulesets.armada.squadron_phase import engaged_with
@@ -37,6 +52,17 @@ def _tokens(ship: ShipState) -> str | None:
 def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
     card = state.card(ship.id)
     face_up = [c.card for c in ship.damage if c.face_up]
+    shapes = []
+    if ship.deployed:
+        geometry = state.data.geometry
+        shapes = ship_shapes(
+            state.data.ships.hull(card.hull_geometry),
+            geometry.base_sizes[card.size],
+            ship.pose,
+            ship.shields,
+            reach=geometry.range_bands.close,
+            destroyed=ship.destroyed,
+        )
     details: dict[str, Detail] = {
         "card": card.name,
         "class": card.id,
@@ -64,6 +90,7 @@ def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
         position=ship.pose.position if ship.deployed else None,
         heading=ship.heading if ship.deployed else None,
         details=details,
+        shapes=shapes,
     )
 
 
@@ -90,7 +117,25 @@ def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
         strength=card.hull,
         position=sq.position if sq.deployed else None,
         details=details,
+        shapes=(
+            squadron_shapes(sq.position, state.data.geometry.squadron_base_radius)
+            if sq.deployed
+            else []
+        ),
     )
+
+
+def overlays(state: ArmadaState) -> list[OverlayView]:
+    """HOOK: lines and areas to draw over the board for what is happening now.
+
+    Meant for the attack in progress (``drawing.sight_overlay`` for its line of sight, labelled
+    with the range band; ``drawing.range_overlay`` for the attacking zone's band) and the last
+    maneuver (``drawing.path_overlay`` of the ``maneuver.Maneuver``). The state keeps neither
+    the attack's measured geometry nor the last course yet, so there is nothing to draw: this
+    returns ``[]`` until they are kept.
+    """
+    del state
+    return []
 
 
 def read_model(state: ArmadaState) -> GameView:
@@ -156,9 +201,16 @@ def read_model(state: ArmadaState) -> GameView:
         active_side=state.active,
         sides=sides,
         units=units,
-        board=BoardView(kind="continuous", width=area.width, height=area.height, unit="mm"),
+        board=BoardView(
+            kind="continuous",
+            width=area.width,
+            height=area.height,
+            unit="mm",
+            features=obstacle_features(state.scenario.obstacles, state.data.obstacles),
+        ),
         result=result,
         notes=notes,
+        overlays=overlays(state),
     )
 
 
