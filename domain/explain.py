@@ -266,7 +266,7 @@ def explanation_lines(ex: Explanation) -> list[str]:
         lines.append(f"  the whole episode ({len(ex.episode)} events):")
         for step in ex.episode:
             mark = ">" if step.current else " "
-            rule = f" [{step.rule}]" if step.rule else ""
+            rule = f" [{step.rule}]" if step.rule and f"[{step.rule}" not in step.text else ""
             lines.append(f"  {mark} {step.seq}: {step.text}{rule}")
     for roll in ex.rolls:
         lines.append("")

@@ -22,6 +22,7 @@ from domain.rulesets.armada.ruleset import ArmadaRuleset
 from domain.rulesets.armada.sight import ship_to_ship
 from domain.rulesets.armada.state import with_ship
 from tests.armada_helpers import Game, armada, bundled, duel
+from tests.test_armada_integration import _attack, _close, _dials, _finish_attack
 from tests.test_armada_rules import DUEL_DIALS_EMPIRE, DUEL_DIALS_REBELS
 
 __all__ = ["armada"]  # the fixture, imported for pytest
@@ -171,11 +172,30 @@ def test_read_model_json_round_trip(armada: ArmadaRuleset) -> None:
     assert GameView.model_validate(json.loads(v.model_dump_json())) == v
 
 
-def test_overlays_hook_is_empty_until_the_state_keeps_geometry(armada: ArmadaRuleset) -> None:
-    """``view.overlays`` is the hook for attack and maneuver overlays; nothing to draw yet."""
-    game = Game(duel())
+def test_overlays_show_the_last_attack_and_the_last_maneuver(armada: ArmadaRuleset) -> None:
+    """SWA-ATK 1 / SWA-RNG / SWA-2.3: nothing is drawn before anything happens; while an
+    attack is declared (and until the next maneuver or activation) its line of sight, labelled
+    with the range band, and the attacking zone's arc out to that band are drawn; after a
+    maneuver, the tool's path from where the ship started."""
+    game = Game(_close())
     assert view.overlays(game.state) == []
-    assert armada.read_model(game.state).overlays == []
+    _dials(game)
+    game.reveal("victory")
+    game.do("empire", _attack("victory", "cr90", "front", "front"))
+    kinds = {o.kind: o for o in armada.read_model(game.state).overlays}
+    assert set(kinds) == {"line_of_sight", "range"}
+    sight = kinds["line_of_sight"]
+    assert sight.units == ["victory", "cr90"] and sight.label.startswith("close")
+    start = game.state.placed("victory").targeting_point("front")
+    assert sight.points[0] == (round(start[0], 1), round(start[1], 1))
+    _finish_attack(game)
+    assert {o.kind for o in view.overlays(game.state)} == {"line_of_sight", "range"}
+    before = game.state.ships["victory"].pose
+    game.maneuver("victory")
+    paths = view.overlays(game.state)
+    assert [o.kind for o in paths] == ["path"] and paths[0].units == ["victory"]
+    first = paths[0].points[0]
+    assert abs(first[1] - before.y) < 80  # the tool starts at the ship's old position
 
 
 def test_overlay_builders(armada: ArmadaRuleset) -> None:

@@ -42,7 +42,7 @@ from domain.rulesets.armada.attack_state import (
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.maneuvering import obstacle_shapes
-from domain.rulesets.armada.sight import trace
+from domain.rulesets.armada.sight import Sight, trace
 from domain.rulesets.armada.squadron_phase import engaged_with
 from domain.rulesets.armada.state import ArmadaState
 
@@ -128,7 +128,7 @@ class Measured:
 
     geometry: Geometry
     range_line: Any = None
-    sight_line: Any = None
+    sight: Sight | None = None
     distance_mm: float | None = None
 
 
@@ -195,7 +195,7 @@ def measure(
             )
             through = False
         if measured is None:
-            return Measured(Geometry(in_arc=False, range=None, distance=None), None, sight.line)
+            return Measured(Geometry(in_arc=False, range=None, distance=None), None, sight)
         band = None if measured.band == "beyond" else measured.band
         geometry = Geometry(
             in_arc=True,
@@ -205,7 +205,7 @@ def measure(
             obstructed=sight.obstructed,
             defender_engaged=engaged,
         )
-        return Measured(geometry, measured.line, sight.line, measured.distance)
+        return Measured(geometry, measured.line, sight, measured.distance)
     disc = state.disc(attacker)
     if defender_is_ship:
         assert defending_zone is not None
@@ -232,7 +232,7 @@ def measure(
         obstructed=sight.obstructed,
         defender_engaged=engaged,
     )
-    return Measured(geometry, LineString([disc.centre, disc.centre]), sight.line, distance)
+    return Measured(geometry, LineString([disc.centre, disc.centre]), sight, distance)
 
 
 def in_any_arc(state: ArmadaState, ship: str, zone: Zone, unit: str) -> bool:

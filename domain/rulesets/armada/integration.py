@@ -58,7 +58,13 @@ from domain.rulesets.armada.damage_dealing import ensure_deck, hull_of, with_dec
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.ship_phase import check_ship_attack, mark_ship_attack
 from domain.rulesets.armada.squadron_phase import check_squadron_attack, mark_squadron_attack
-from domain.rulesets.armada.state import ArmadaState, Dial, with_ship, with_squadron
+from domain.rulesets.armada.state import (
+    ArmadaState,
+    Dial,
+    LastAttack,
+    with_ship,
+    with_squadron,
+)
 
 EVENTS = EventRegistry(ATTACK_EVENTS)
 """The attacks', defence tokens' and damage deck's events."""
@@ -346,6 +352,13 @@ def squadron_can_attack(state: ArmadaState, squadron: str) -> bool:
 
 
 def _begin(state: ArmadaState, event: AttackDeclared) -> ArmadaState:
+    shown = LastAttack(
+        attacker=event.attacker,
+        zone=event.zone,
+        defender=event.defender,
+        defending_zone=event.defending_zone,
+    )
+    state = changed(state, last_attack=shown, last_maneuver=None)
     geometry = atk.declared_geometry(event)
     if event.additional and state.attack is not None:
         defender = defender_input(state, event.defender, None)

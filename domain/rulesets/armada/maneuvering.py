@@ -77,7 +77,13 @@ from domain.rulesets.armada.overlap import (
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.ship_commands import check_spend
 from domain.rulesets.armada.ship_phase import activating
-from domain.rulesets.armada.state import ArmadaState, Displaced, with_ship, with_squadron
+from domain.rulesets.armada.state import (
+    ArmadaState,
+    Displaced,
+    LastManeuver,
+    with_ship,
+    with_squadron,
+)
 
 TOUCH = 0.5
 """mm: a placed squadron within this gap of the ship (without overlapping) touches it."""
@@ -402,6 +408,16 @@ def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, SpeedChanged):
         return with_ship(state, event.ship, speed=event.after)
     if isinstance(event, ShipManeuvered):
+        ship = state.ships[event.ship]
+        shown = LastManeuver(
+            ship=event.ship,
+            x=ship.x or 0.0,
+            y=ship.y or 0.0,
+            heading=ship.heading,
+            clicks=tuple(event.clicks[: event.speed]),
+            side=event.side,
+        )
+        state = changed(state, last_maneuver=shown, last_attack=None)
         return with_ship(state, event.ship, x=event.x, y=event.y, heading=event.heading)
     if isinstance(event, SquadronsDisplaced):
         displaced = Displaced(

@@ -1,5 +1,5 @@
-"""Star Wars: Armada on the Wake ruleset contract (id ``armada``; registered in process by the
-tests until the ruleset is complete, then through the ``wake.rulesets`` entry point)."""
+"""Star Wars: Armada on the Wake ruleset contract (id ``armada``, registered through the
+``wake.rulesets`` entry point)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from domain.cards import HIDDEN_CARD
-from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.commands import OrderParser
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
@@ -16,6 +15,7 @@ from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.armada import bot, integration, rules, view
+from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned

@@ -268,7 +268,8 @@ def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
         state = with_ship(
             state, event.ship, dials=ship.dials[1:], revealed=(*ship.revealed, revealed)
         )
-        return changed(state, activation=Activation(ship=event.ship, dial=event.command))
+        activation = Activation(ship=event.ship, dial=event.command)
+        return changed(state, activation=activation, last_attack=None, last_maneuver=None)
     if isinstance(event, DialDiscarded):
         ship = state.ships[event.ship]
         state = with_ship(state, event.ship, dials=ship.dials[1:])

@@ -174,6 +174,28 @@ class Displaced(_State):
     placer: str
 
 
+class LastAttack(_State):
+    """The last attack declared (for drawing its line of sight and range), until the next
+    maneuver or activation."""
+
+    attacker: str
+    zone: Zone | None = None
+    defender: str
+    defending_zone: Zone | None = None
+
+
+class LastManeuver(_State):
+    """The last maneuver executed (for drawing the tool's path), until the next attack or
+    activation: the ship, where it started and the course it took."""
+
+    ship: str
+    x: float
+    y: float
+    heading: float
+    clicks: tuple[int, ...]
+    side: Literal["left", "right"]
+
+
 class ArmadaState(_State):
     scenario: Scenario
     data: ArmadaData
@@ -195,6 +217,8 @@ class ArmadaState(_State):
     deck: DeckState = DeckState()  # the damage deck and its discard pile (SWA-DMG)
     deck_shuffled: bool = False  # the setup shuffle has happened (at the first card due)
     dealings: tuple[Dealing, ...] = ()  # cards dealt outside attacks awaiting a choice
+    last_attack: LastAttack | None = None  # shown on the board (read model overlays)
+    last_maneuver: LastManeuver | None = None
     result: dict[str, str] | None = None
 
     # --- look-ups ----------------------------------------------------------------------

@@ -29,8 +29,18 @@ from domain.read_model import (
     UnitView,
 )
 from domain.rulesets.armada import events as ev
-from domain.rulesets.armada.drawing import obstacle_features, ship_shapes, squadron_shapes
-from domain.rulesets.armada.geometry import ZONES
+from domain.rulesets.armada.attack_events import describe as describe_attack_event
+from domain.rulesets.armada.attack_inputs import measure
+from domain.rulesets.armada.drawing import (
+    obstacle_features,
+    path_overlay,
+    range_overlay,
+    ship_shapes,
+    sight_overlay,
+    squadron_shapes,
+)
+from domain.rulesets.armada.geometry import ZONES, Pose
+from domain.rulesets.armada.maneuver import execute
 from domain.rulesets.armada.scoring import scores
 from domain.rulesets.armada.squadron_phase import engaged_with
 from domain.rulesets.armada.state import ArmadaState, ShipState, SquadronState
@@ -126,16 +136,42 @@ def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
 
 
 def overlays(state: ArmadaState) -> list[OverlayView]:
-    """HOOK: lines and areas to draw over the board for what is happening now.
+    """What is happening now, drawn over the board: the last attack declared (its line of
+    sight labelled with the range band and what blocks or obstructs it, and a ship's attacking
+    zone's arc out to that band, SWA-ATK 1 / SWA-RNG) or the last maneuver (the tool's path,
+    SWA-2.3), until the next activation."""
+    found: list[OverlayView] = []
+    shown = state.last_attack
+    if shown is not None and _in_play(state, shown.attacker) and _in_play(state, shown.defender):
+        measured = measure(state, shown.attacker, shown.zone, shown.defender, shown.defending_zone)
+        band = measured.geometry.range if shown.zone is not None else "distance 1"
+        if measured.sight is not None:
+            found.append(sight_overlay(measured.sight, shown.attacker, shown.defender, band=band))
+        if shown.zone is not None and measured.geometry.range is not None:
+            reach = getattr(state.data.geometry.range_bands, measured.geometry.range)
+            placed = state.placed(shown.attacker)
+            found.append(
+                range_overlay(placed, shown.zone, reach, measured.geometry.range, shown.attacker)
+            )
+    move = state.last_maneuver
+    if move is not None and move.ship in state.ships:
+        card = state.card(move.ship)
+        executed = execute(
+            Pose(move.x, move.y, move.heading),
+            state.data.geometry.base_sizes[card.size],
+            state.data.geometry.maneuver_tool,
+            move.clicks,
+            move.side,
+        )
+        path = path_overlay(executed, move.ship)
+        if path is not None:
+            found.append(path)
+    return found
 
-    Meant for the attack in progress (``drawing.sight_overlay`` for its line of sight, labelled
-    with the range band; ``drawing.range_overlay`` for the attacking zone's band) and the last
-    maneuver (``drawing.path_overlay`` of the ``maneuver.Maneuver``). The state keeps neither
-    the attack's measured geometry nor the last course yet, so there is nothing to draw: this
-    returns ``[]`` until they are kept.
-    """
-    del state
-    return []
+
+def _in_play(state: ArmadaState, unit: str) -> bool:
+    found = state.ships.get(unit) or state.squadrons.get(unit)
+    return found is not None and found.in_play
 
 
 def read_model(state: ArmadaState) -> GameView:
@@ -281,7 +317,12 @@ def _describe(event: DomainEvent) -> str | None:
         where = ", ".join(f"{k} at {_pt(*p)}" for k, p in event.positions.items())
         return f"{event.side} places {where} [SWA-OVL]"
     if isinstance(event, ev.UnitDestroyed):
-        return f"{event.unit} is destroyed: {event.reason} [{event.rule}]"
+        why = event.reason or (
+            "no hull left" if event.kind == "squadron" else "damage cards ≥ hull"
+        )
+        return f"{event.unit} is destroyed: {why} [{event.rule}]"
+    if isinstance(event, ev.DialDiscarded):
+        return f"{event.ship} panics: its top dial is thrown away unrevealed [SWA-DMG Crew Panic]"
     if isinstance(event, ev.ActivationEnded):
         text = f"{event.ship} ends its activation"
         if event.unspent:
@@ -316,4 +357,6 @@ def describe(event: DomainEvent) -> str:
         vp = ", ".join(f"{side} {n}" for side, n in event.vp.items())
         return f"game over: {event.winner} wins ({event.reason}) [{event.rule}]; scores {vp}"
     text = _describe(event)
+    if text is None:
+        text = describe_attack_event(event)
     return text if text is not None else type(event).__name__
