@@ -41,6 +41,7 @@ browser:
 bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks.bench_viewer
 	$(BIN)/python -m tests.benchmarks.bench_store
+	$(BIN)/python -m tests.benchmarks.bench_armada
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
