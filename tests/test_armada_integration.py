@@ -27,6 +27,7 @@ from domain.rulesets.armada.events import (
     DialRevealed,
     SquadronActivationEnded,
     TokenGained,
+    TurnPassed,
 )
 from domain.rulesets.armada.ruleset import ArmadaRuleset
 from domain.rulesets.armada.ship_commands import repair_points
@@ -491,3 +492,77 @@ def test_swa_5_a_destroyed_ship_leaves_its_cards_on_the_discard_pile(armada: Arm
     assert destroyed.cards == ["structural_damage"] and destroyed.rule == "SWA-OVL"
     assert after.deck.discard == ("structural_damage",)
     assert after.result is not None and after.result["winner"] == "empire"
+
+
+# --------------------------------------------------------------------------- pass tokens
+
+
+def _uneven(first: str) -> dict[str, Any]:
+    """The Empire's one Victory against three Rebel corvettes, far apart."""
+    return scenario(
+        [
+            ship("victory", "empire", "victory_ii", 457.2, 150.0, 0.0, 1),
+            ship("cr90", "rebels", "cr90_a", 200.0, 780.0, 180.0, 1),
+            ship("cr90b", "rebels", "cr90_b", 450.0, 780.0, 180.0, 1),
+            ship("cr90c", "rebels", "cr90_a", 700.0, 780.0, 180.0, 1),
+        ],
+        first=first,
+    )
+
+
+def test_swa_pass_tokens_are_an_option_gained_by_the_smaller_fleet(armada: ArmadaRuleset) -> None:
+    """SWA-PASS / SWA-RRG (a Rules Reference 1.6 rule the seed omits): off by default (the
+    Learn to Play has none, passing is refused); with
+    ``pass_tokens=rrg_1_6`` the player with fewer ships gains the difference, one fewer when
+    it is the first player."""
+    assert armada.resolve_options({})["pass_tokens"] == "off"
+    game = Game(_uneven("rebels"))
+    assert game.state.pass_tokens == {}
+    _dials(game, "navigate")
+    game.reveal("cr90")
+    game.maneuver("cr90")
+    game.refuse("empire", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")
+    second = Game(_uneven("rebels"), options={"pass_tokens": "rrg_1_6"})
+    assert second.state.pass_tokens == {"empire": 2}
+    first = Game(_uneven("empire"), options={"pass_tokens": "rrg_1_6"})
+    assert first.state.pass_tokens == {"empire": 1}
+
+
+def test_swa_pass_spending_a_token_and_its_conditions(armada: ArmadaRuleset) -> None:
+    """SWA-PASS (RRG 1.6 Ship Phase): the second player with no more unactivated ships than
+    the first may spend a token instead of activating; the turn goes to the opponent; not on
+    two consecutive turns; the first player only after activating a ship and with fewer
+    unactivated ships; each refusal names the rule and appends nothing."""
+    game = Game(_uneven("rebels"), options={"pass_tokens": "rrg_1_6"})
+    _dials(game, "navigate")
+    game.reveal("cr90")
+    game.maneuver("cr90")
+    # empire: 1 unactivated, rebels: 2 -> the second player may pass
+    events = game.do("empire", {"type": "pass_turn"})
+    passed = of(events, TurnPassed)[0]
+    assert (passed.side, passed.tokens_left) == ("empire", 1)
+    assert game.state.pass_tokens == {"empire": 1} and game.state.active == "rebels"
+    game.reveal("cr90b")
+    game.maneuver("cr90b")
+    game.refuse("empire", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")  # consecutive
+    game.reveal("victory")
+    game.refuse("empire", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")  # activating
+    game.maneuver("victory")
+    assert game.state.active == "rebels"
+    game.refuse("rebels", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")  # no token
+
+
+def test_swa_pass_the_first_player_needs_an_activation_and_fewer_ships(
+    armada: ArmadaRuleset,
+) -> None:
+    """SWA-PASS: a first player with pass tokens may not pass before activating a ship."""
+    data = _uneven("empire")
+    data["ships"].insert(1, ship("victory2", "empire", "victory_i", 250.0, 150.0, 0.0, 1))
+    game = Game(data, options={"pass_tokens": "rrg_1_6"})
+    assert game.state.pass_tokens == {}  # 2 against 3, first player: one fewer
+    data["ships"].pop(1)
+    game = Game(data, options={"pass_tokens": "rrg_1_6"})
+    assert game.state.pass_tokens == {"empire": 1}
+    _dials(game, "navigate")
+    error = game.refuse("empire", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")
+    assert "first player" in str(error)

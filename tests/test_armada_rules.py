@@ -157,11 +157,9 @@ def test_swa_setup_bad_scenarios_are_refused_naming_the_problem(
 
 def test_swa_5_points_option_defaults_to_printed(armada: ArmadaRuleset) -> None:
     """SWA-5 / SWA-DATA: the ``points`` option picks printed (default) or updated costs."""
-    assert armada.resolve_options({}) == {"points": "printed", "evade": "rrg_1_6"}
-    assert armada.resolve_options({"points": "updated"}) == {
-        "points": "updated",
-        "evade": "rrg_1_6",
-    }
+    defaults = {"points": "printed", "evade": "rrg_1_6", "pass_tokens": "off"}
+    assert armada.resolve_options({}) == defaults
+    assert armada.resolve_options({"points": "updated"}) == {**defaults, "points": "updated"}
     with pytest.raises(ScenarioError, match="points"):
         armada.resolve_options({"points": "secret"})
     with pytest.raises(ScenarioError):
@@ -238,7 +236,7 @@ def test_swa_setup_placement_rules(armada: ArmadaRuleset) -> None:
 
 
 def test_swa_r2_dials_up_to_the_command_value_in_round_1(armada: ArmadaRuleset) -> None:
-    """SWA-R1 / SWA-R2: the game opens with round 1's Command Phase; each ship gets dials
+    """SWA-SEED / SWA-R1 / SWA-R2: the game opens with round 1's Command Phase; each ship gets dials
     until it holds its command value (Victory 3, CR90 1, Nebulon-B 2); both sides set them, in
     either order, and the Ship Phase begins with the first player's turn."""
     game = Game(duel())

@@ -176,6 +176,12 @@ class MoveSquadron(_Command):
     y: float = Field(allow_inf_nan=False)
 
 
+class PassTurn(_Command):
+    """SWA-PASS (option ``pass_tokens``): spend a pass token instead of activating a ship."""
+
+    type: Literal["pass_turn"] = "pass_turn"
+
+
 class DeclareAttack(_Command):
     """SWA-ATK 1: ``attacker`` (the activating ship, from its hull ``zone``; or the activating
     squadron, no zone) attacks ``defender`` (an enemy ship's ``defending_zone``, or an enemy
@@ -215,6 +221,7 @@ ArmadaCommand = Annotated[
     | ActivateSquadron
     | MoveSquadron
     | EndSquadronActivation
+    | PassTurn
     | DeclareAttack
     | AdditionalTarget
     | RemoveDie

@@ -89,6 +89,16 @@ class DialRevealed(DomainEvent):
     salt: str
 
 
+class TurnPassed(DomainEvent):
+    """SWA-PASS: ``side`` spends a pass token instead of activating a ship (``tokens_left``
+    after it); the turn goes to the opponent."""
+
+    TOPIC: ClassVar[str] = "armada.TurnPassed/1"
+    RULE: ClassVar[str] = "SWA-PASS"
+    side: str
+    tokens_left: int
+
+
 class DialDiscarded(DomainEvent):
     """SWA-DMG (Crew Panic): the ship throws its top dial away unrevealed and activates with no
     command this round. The dial's content stays sealed."""
@@ -285,6 +295,7 @@ ARMADA_EVENTS = EventRegistry(
         DialsAssigned,
         DialRevealed,
         DialDiscarded,
+        TurnPassed,
         TokenGained,
         CommandResolved,
         ShieldsRepaired,

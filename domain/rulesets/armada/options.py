@@ -8,6 +8,8 @@ default (``wake start armada ... --option name=value``); docs/armada.md lists th
   medium, close and distance 1–2: reroll a die; one more die against a larger attacker;
   default); ``ltp_2015`` — the Learn to Play booklet's (long: cancel, medium: reroll, close: no
   effect). :mod:`.defence` implements both.
+* ``pass_tokens`` (SWA-PASS): ``off`` — the Learn to Play booklet has none (default);
+  ``rrg_1_6`` — the Rules Reference 1.6 pass tokens (:mod:`.passing`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class ArmadaOptions(BaseModel):
 
     points: Points = "printed"
     evade: EvadeReading = "rrg_1_6"
+    pass_tokens: Literal["off", "rrg_1_6"] = "off"
 
 
 def resolve_options(data: object) -> ArmadaOptions:

@@ -20,6 +20,7 @@ from domain.rulesets.armada import (
     command_phase,
     integration,
     maneuvering,
+    passing,
     scoring,
     setup_phase,
     ship_commands,
@@ -34,6 +35,7 @@ from domain.rulesets.armada.commands import (
     EndSquadronActivation,
     Maneuver,
     MoveSquadron,
+    PassTurn,
     PlaceSquadrons,
     Repair,
     RevealDial,
@@ -92,6 +94,8 @@ def _decide(
         return ship_commands.decide_squadron(state, side, command)
     if isinstance(command, Repair):
         return ship_commands.decide_repair(state, side, command)
+    if isinstance(command, PassTurn):
+        return passing.decide_pass(state, side, command)
     if isinstance(command, Maneuver):
         return maneuvering.decide_maneuver(state, side, command, dice, fold_all)
     if isinstance(command, PlaceSquadrons):
@@ -183,6 +187,7 @@ def evolve(state: ArmadaState, event: DomainEvent) -> ArmadaState:
             last=None,
             dials_set=(),
             turn_count=0,
+            passed_last=None,
         )
     if isinstance(event, TurnBegan):
         return changed(state, active=event.side, last=event.side, turn_count=0)
@@ -202,5 +207,6 @@ _MODULES = (
     maneuvering.apply,
     squadron_phase.apply,
     status_phase.apply,
+    passing.apply,
     integration.apply,
 )

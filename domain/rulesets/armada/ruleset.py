@@ -14,9 +14,9 @@ from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta
-from domain.rulesets.armada import bot, integration, rules, view
+from domain.rulesets.armada import bot, integration, passing, rules, view
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
-from domain.rulesets.armada.commands import ArmadaCommand
+from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
 from domain.rulesets.armada.options import resolve_options
@@ -85,6 +85,8 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
         """A sample of legal orders: the bot's own, the attack pipeline's, and for the Ship and
         Squadron Phases the other ways of going on it finds (each checked with ``decide``)."""
         found: list[Any] = list(integration.commands(state, side))
+        if side is not None and passing.may_pass(state, side):
+            found.append(PassTurn())
         for command in bot.candidates(state, side):
             try:
                 rules.decide(state, side, command, SeededDice(0))

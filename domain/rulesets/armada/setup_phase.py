@@ -31,6 +31,7 @@ from domain.rulesets.armada.overlap import (
     outside_play_area,
     squadron_overlaps,
 )
+from domain.rulesets.armada.passing import starting_tokens
 from domain.rulesets.armada.scenario import Scenario
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.state import (
@@ -90,6 +91,7 @@ def initial_state(
         salt_base=salt_base,
         ships=ships,
         squadrons=squadrons,
+        pass_tokens=starting_tokens(scenario, options.pass_tokens != "off"),
     )
     if not done(state):
         state = changed(state, phase="setup")

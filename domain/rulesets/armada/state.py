@@ -217,6 +217,8 @@ class ArmadaState(_State):
     deck: DeckState = DeckState()  # the damage deck and its discard pile (SWA-DMG)
     deck_shuffled: bool = False  # the setup shuffle has happened (at the first card due)
     dealings: tuple[Dealing, ...] = ()  # cards dealt outside attacks awaiting a choice
+    pass_tokens: dict[str, int] = Field(default_factory=dict)  # SWA-PASS (option)
+    passed_last: str | None = None  # the side whose last Ship Phase turn was a pass
     last_attack: LastAttack | None = None  # shown on the board (read model overlays)
     last_maneuver: LastManeuver | None = None
     result: dict[str, str] | None = None

@@ -189,6 +189,9 @@ def read_model(state: ArmadaState) -> GameView:
             "ships": f"{sum(1 for s in ships if s.in_play)}/{len(ships)}",
             "squadrons": f"{sum(1 for s in squadrons if s.in_play)}/{len(squadrons)}",
             "dials_set": setup.id in state.dials_set if state.phase == "command" else None,
+            "pass_tokens": state.pass_tokens.get(setup.id, 0)
+            if state.options.pass_tokens != "off"
+            else None,
         }
         sides.append(
             SideView(
@@ -321,6 +324,8 @@ def _describe(event: DomainEvent) -> str | None:
             "no hull left" if event.kind == "squadron" else "damage cards ≥ hull"
         )
         return f"{event.unit} is destroyed: {why} [{event.rule}]"
+    if isinstance(event, ev.TurnPassed):
+        return f"{event.side} spends a pass token ({event.tokens_left} left) [SWA-PASS]"
     if isinstance(event, ev.DialDiscarded):
         return f"{event.ship} panics: its top dial is thrown away unrevealed [SWA-DMG Crew Panic]"
     if isinstance(event, ev.ActivationEnded):
