@@ -398,6 +398,18 @@ def test_swa_dmg_power_failure_and_capacitor_failure_in_repairs(armada: ArmadaRu
     with pytest.raises(IllegalCommand, match="Capacitor Failure"):
         _decide(state, "empire", order)
     _decide(_activated(game, shields=shields), "empire", order)
+    # RRG Repair: discard the Capacitor Failure first, then the empty zone may recover
+    state = with_ship(state, "victory", tokens=("repair",))
+    first_discard = {
+        **order,
+        "token": True,
+        "effects": [
+            {"effect": "discard_damage", "card": 0},
+            {"effect": "recover_shield", "zone": "rear"},
+        ],
+    }
+    _, after = _decide(state, "empire", first_discard)
+    assert after.ships["victory"].shields["rear"] == 1 and after.ships["victory"].damage == ()
 
 
 def test_swa_ovl_damaged_controls_adds_a_card_when_overlapping(armada: ArmadaRuleset) -> None:

@@ -48,7 +48,12 @@ from domain.rulesets.armada.commands import (
     SetDials,
     SquadronCommand,
 )
-from domain.rulesets.armada.damage import damaged_yaw_limits, must_panic_before_reveal
+from domain.rulesets.armada.damage import (
+    damaged_yaw_limits,
+    must_panic_before_reveal,
+    shields_locked,
+)
+from domain.rulesets.armada.damage import face_up_effects as dmg_face_up
 from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.data import ManeuverTool, Size
 from domain.rulesets.armada.geometry import ZONES, Disc, Pose
@@ -358,7 +363,12 @@ def _repair(state: ArmadaState, ship: ShipState, dial: bool, token: bool) -> Rep
             effects.append(RepairEffect(effect="discard_damage", card=index))
             points -= 3
             continue
-        lacking = [z for z in ZONES if shields[z] < maximum[z]]
+        effects_now = dmg_face_up(damage, state.data.damage)
+        lacking = [
+            z
+            for z in ZONES
+            if shields[z] < maximum[z] and not shields_locked(effects_now, shields[z])
+        ]
         if not lacking:
             break
         zone = min(lacking, key=lambda z: (shields[z] - maximum[z], ZONES.index(z)))

@@ -23,6 +23,7 @@ from domain.events import DomainEvent
 from domain.frozen import changed
 from domain.rulesets.armada.commands import Repair, SquadronCommand
 from domain.rulesets.armada.damage import discard_cards, engineering_value, shields_locked
+from domain.rulesets.armada.damage import face_up_effects as face_up_effects_of
 from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.events import (
     CommandResolved,
@@ -151,7 +152,7 @@ def decide_repair(state: ArmadaState, side: str | None, command: Repair) -> list
         zone = effect.zone
         if zone is None:
             raise IllegalCommand(f"repair effect {n}: name the hull zone", rule=RULE)
-        if shields_locked(face_up_effects(state, ship.id), shields[zone]):
+        if shields_locked(face_up_effects_of(damage, state.data.damage), shields[zone]):
             raise IllegalCommand(
                 f"repair effect {n}: {ship.id}'s {zone} zone has no shields and Capacitor "
                 "Failure is face up: it can neither recover nor receive shields",
