@@ -75,6 +75,10 @@ class Explanation:
     rule_summary: str
     command: CommandLine | None
     rolls: list[RollExplanation] = field(default_factory=list)
+    # a chance event that is not a dice roll (a shuffle, an order-card draw) states its own exact
+    # odds in ``p_outcome`` and how they arise in ``odds``; shown as they are
+    chance: str | None = None
+    chance_note: str = ""
 
 
 def percent(fraction_text: str | None) -> str:
@@ -156,6 +160,8 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
                 break
             roll = DiceRolled.model_validate(prev.payload)
             rolls.insert(0, explain_roll(state_before, roll, prev.seq))
+    chance = None if isinstance(event, DiceRolled) else getattr(event, "p_outcome", None)
+    note = getattr(event, "odds", "")
     return Explanation(
         seq=fact.seq,
         topic=fact.topic,
@@ -165,6 +171,8 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
         rule_summary=ruleset.rule_summary(rule) if rule else "",
         command=command,
         rolls=rolls,
+        chance=chance if isinstance(chance, str) else None,
+        chance_note=note if isinstance(note, str) else "",
     )
 
 
@@ -182,6 +190,9 @@ def explanation_lines(ex: Explanation) -> list[str]:
             f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
             f"{ex.command.command}{dice}"
         )
+    if ex.chance is not None:
+        note = f" ({ex.chance_note})" if ex.chance_note else ""
+        lines.append(f"  chance of this outcome: {percent(ex.chance)}{note}")
     for roll in ex.rolls:
         lines.append("")
         where = f" (event {roll.seq})" if roll.seq is not None else ""

@@ -19,6 +19,7 @@ import streamlit as st
 
 from domain.engine import decode
 from domain.explain import Explanation, explain_event, percent
+from domain.read_model import redact_view
 from domain.record import write_record
 from domain.store import store_location
 from viewer.figures import Highlight, board_figure, figure_png, side_colours, timeseries_figure
@@ -340,6 +341,9 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             f"**Order #{ex.command.index}** by {ex.command.side or 'umpire'}: "
             f"`{ex.command.command}`{dice}"
         )
+    if ex.chance is not None:
+        note = f" — {ex.chance_note}" if ex.chance_note else ""
+        st.markdown(f"Chance of this outcome: **{percent(ex.chance)}**{note}")
     for roll in ex.rolls:
         with st.container(border=True):
             st.markdown(f"**{roll.purpose}** · rule **{roll.rule}** — {roll.rule_summary}")
@@ -499,7 +503,7 @@ def main() -> None:
     st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {text}" if info else ""))
     board_col, explain_col = st.columns([3, 2])
     with board_col:
-        view = tl.view_at(event)
+        view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
         st.plotly_chart(board_figure(view, _highlight(tl, event)), key="board")
     with explain_col:
         _explain_panel(tl, event, viewer)

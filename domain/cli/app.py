@@ -36,6 +36,7 @@ from domain.errors import (
     ScenarioError,
     WakeError,
 )
+from domain.read_model import redact_view
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
@@ -427,19 +428,30 @@ def _state_at(st: GameStore, game_id: str, event: int | None, turn: int | None) 
     return chosen
 
 
+def _check_side(state: GameState, side: str | None) -> None:
+    """Refuse a ``--as`` side the game does not have."""
+    sides = [s.id for s in state.header.sides]
+    if side is not None and side not in sides:
+        raise InvalidCommand(f"unknown side {side!r} (sides: {', '.join(sides)})")
+
+
 @app.command()
 def show(
     game_id: str,
     event: Annotated[int | None, typer.Option(help="state after this event (0 = start)")] = None,
     turn: Annotated[int | None, typer.Option(help="state at the end of this turn")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="read model as JSON")] = False,
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="as this side sees it (default: the umpire)")
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Show the state at any event or turn (table or JSON)."""
     with _errors():
         st = GameStore(store)
         state = _state_at(st, game_id, event, turn)
-        view = state.ruleset.read_model(state.rules)
+        _check_side(state, as_side)
+        view = redact_view(state.ruleset.read_model(state.rules), as_side)
     if as_json:
         typer.echo(
             json.dumps(
@@ -456,15 +468,20 @@ def log(
     game_id: str,
     start_at: Annotated[int, typer.Option("--from", help="first event")] = 1,
     stop_at: Annotated[int | None, typer.Option("--to", help="last event")] = None,
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="as this side sees it (default: the umpire)")
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Print the log, one line an event (* marks automatic events)."""
+    """Print the log, one line an event (* marks automatic events); with ``--as SIDE`` hidden
+    information (other players' hands, sealed choices) is redacted for that side."""
     with _errors():
         header, facts = GameStore(store).facts(game_id)
-    state = new_game(header)
+        state = new_game(header)
+        _check_side(state, as_side)
     for fact in facts:
         if start_at <= fact.seq and (stop_at is None or fact.seq <= stop_at):
-            typer.echo(render.log_line(state, fact))
+            typer.echo(render.log_line(state, fact, as_side))
         state = apply_fact(state, fact, check=False)
 
 
