@@ -66,9 +66,20 @@ def plan_fleet(state: ShipsState, player: str) -> Fleet:
     fighting = sorted(ships, key=lambda s: (-(s.hull + s.armour + s.guns.medium), s.id))
     carriers = [s for s in fighting if s.capacity > 0 and s.guns.medium <= 1]
     line = [s for s in fighting if s not in carriers]
-    order = line + carriers
+    combiners = {s.combines_with for s in ships if s.combines_with}
+    order = [s for s in line + carriers if s.id not in combiners]  # placed with their combiner
     per = state.options.ships_per_box
     front, back = order[:per], order[per : 2 * per]
+    # ST-5.4: a ship that combines with another in hand takes it along (one ship once placed)
+    left = list(hand)
+    for ship in [*front, *back]:
+        left.remove(ship.id)
+    partners: list[list[str]] = [[], []]
+    for box, chosen_box in enumerate((front, back)):
+        for ship in chosen_box:
+            if ship.combines_with and ship.combines_with in left:
+                left.remove(ship.combines_with)
+                partners[box].append(ship.combines_with)
     plans: dict[int, dict[str, Any]] = {}
     chosen = front + back
     for i, ship in enumerate(chosen):
@@ -96,8 +107,9 @@ def plan_fleet(state: ShipsState, player: str) -> Fleet:
         )
 
     return Fleet(
-        vanguard=[plan(i) for i in range(len(front))],
-        rearguard=[plan(i) for i in range(len(front), len(chosen))],
+        vanguard=[plan(i) for i in range(len(front))] + [ShipPlan(card=c) for c in partners[0]],
+        rearguard=[plan(i) for i in range(len(front), len(chosen))]
+        + [ShipPlan(card=c) for c in partners[1]],
     )
 
 

@@ -124,13 +124,15 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         return ShipsState.model_validate(dict(data))
 
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
-        """Nobody sees a deck's order (the shuffle faces); a player sees only its own draws
+        """Nobody sees a deck's order (the shuffle faces), only its own deck's list; a player
+        sees only its own draws
         (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws. Fleets are
         digests until revealed, and cards played are public once played."""
         if viewer is None:
             return event
         if isinstance(event, DeckShuffled):
-            return event.model_copy(update={"faces": []})
+            deck = event.deck if event.player == viewer else [HIDDEN] * len(event.deck)
+            return event.model_copy(update={"faces": [], "deck": deck})
         if isinstance(event, CardsDrawn) and event.player != viewer:
             return event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
         if isinstance(event, CommandIssued) and event.command.get("draws"):
