@@ -9,6 +9,8 @@ MORZE := fixtures/scenarios/morze
 GAMES := fixtures/games/morze
 IO := fixtures/scenarios/iron_oak
 IO_GAMES := fixtures/games/iron_oak
+ST := fixtures/scenarios/ships
+ST_GAMES := fixtures/games/ships
 
 .PHONY: install demo test browser lint bench fixtures verify-fixtures clean
 
@@ -45,7 +47,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 verify-fixtures: $(STAMP)
-	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json
+	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json $(ST_GAMES)/*.wake.json
 
 ## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
 fixtures: $(STAMP)
@@ -79,6 +81,20 @@ fixtures: $(STAMP)
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
 	  --dice-sheet fixtures/dice/hampton_roads_iron_oak.txt \
 	  --game-id 00000000-0000-4000-8000-000000000106 -o $(IO_GAMES)/hampton_roads-physical.wake.json
+	mkdir -p $(ST_GAMES)
+	$(WAKE) record ships $(ST)/multi2.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000201 -o $(ST_GAMES)/multi2-duel.wake.json
+	$(WAKE) record ships $(ST)/multi3.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000202 -o $(ST_GAMES)/multi3-three_players.wake.json
+	$(WAKE) record ships $(ST)/multi4.json --seed 3 \
+	  --game-id 00000000-0000-4000-8000-000000000203 -o $(ST_GAMES)/multi4-line_weapon.wake.json
+	$(WAKE) record ships $(ST)/multi4.json --physical --bots \
+	  --commands fixtures/commands/ships_multi4_physical.jsonl \
+	  --game-id 00000000-0000-4000-8000-000000000204 -o $(ST_GAMES)/multi4-physical.wake.json
+	$(WAKE) record ships $(ST)/multi6.json --seed 5 \
+	  --game-id 00000000-0000-4000-8000-000000000205 -o $(ST_GAMES)/multi6-dropout.wake.json
+	$(WAKE) record ships $(ST)/multi6.json --seed 29 \
+	  --game-id 00000000-0000-4000-8000-000000000206 -o $(ST_GAMES)/multi6-nadesico.wake.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

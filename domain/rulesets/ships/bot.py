@@ -113,6 +113,41 @@ def plan_fleet(state: ShipsState, player: str) -> Fleet:
     )
 
 
+def scribe_start(state: ShipsState) -> StartBattle:
+    """A physical table's next setup as a scribe would enter it, standing in for real cards:
+    the order cards come out in seating order turned by one seat each battle, and each player
+    draws from its remaining deck in an order mixed by a hash of the game (refill, then pairs
+    until a ship, ST-1.7)."""
+    cards = state.data.cards.by_id()
+    playing = [p for p in state.seating if not state.players[p].out]
+    turn = state.battle % len(playing)
+    order = playing[turn:] + playing[:turn]
+    draws: dict[str, list[str]] = {}
+    for pid in playing:
+        p = state.players[pid]
+        deck = [
+            card
+            for _, card in sorted(
+                (
+                    hashlib.sha256(
+                        f"{state.salt_base}:{state.battle}:{pid}:{i}:{c}".encode()
+                    ).digest(),
+                    c,
+                )
+                for i, c in enumerate(p.deck)
+            )
+        ]
+        need = max(0, state.scenario.hand_size - len(p.hand))
+        drawn, deck = deck[:need], deck[need:]
+        hand = [*p.hand, *drawn]
+        while deck and not any(isinstance(cards.get(c), ShipCard) for c in hand):
+            pair, deck = deck[:2], deck[2:]
+            drawn += pair
+            hand += pair
+        draws[pid] = drawn
+    return StartBattle(order=order, draws=draws)
+
+
 def _remaining(state: ShipsState, unit: Unit) -> int:
     return combat.ship_card(state, unit).hull - unit.damage
 
@@ -285,7 +320,11 @@ def _defence(state: ShipsState, player: str) -> Defend:
 def candidates(state: ShipsState, player: str | None) -> list[Any]:
     """Orders the bot considers now, best first (the first valid one is played)."""
     if player is None:
-        return [StartBattle()] if state.phase == "setup" else []
+        if state.phase != "setup":
+            return []
+        if state.physical and not state.deck_known:
+            return [scribe_start(state)]
+        return [StartBattle()]
     if player not in to_act(state):
         return []
     if state.pending is not None:
