@@ -226,7 +226,8 @@ def _unit_trace(
         x=[pts[u.id][0] for u in units],
         y=[pts[u.id][1] for u in units],
         mode="markers+text",
-        text=[u.id for u in units],
+        # hidden cards (a hand) crowd a box: they show on hover only
+        text=["" if u.private else u.id for u in units],
         textposition="top center",
         textfont={"size": 10, "color": "#888888" if out else "#222222"},
         customdata=[u.id for u in units],

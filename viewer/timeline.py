@@ -74,6 +74,8 @@ def _side(payload: dict[str, Any], topic: str) -> str | None:
         side = payload["roll"].get("side")
         return side if isinstance(side, str) else None
     side = payload.get("side")
+    if side is None:  # multiplayer rulesets name their sides players
+        side = payload.get("player")
     return side if isinstance(side, str) else None
 
 

@@ -166,7 +166,7 @@ class HitResolved(DomainEvent):
 
     TOPIC: ClassVar[str] = "ships.HitResolved/1"
     player: str
-    source: str
+    source: str  # the firing ship, or the striking aircraft joined by "+"
     target: str
     owner: str
     segment: Segment
@@ -182,6 +182,7 @@ class HitResolved(DomainEvent):
     sunk: bool
     vp: int = 0
     earlier_hitters: list[str] = Field(default_factory=list)
+    ship: str | None = None  # the firing ship (None: aircraft)
     provisional: bool = True
     rule: str
 

@@ -351,6 +351,7 @@ def _hit(
             sunk=out.sunk,
             vp=combat.ship_card(state, target).vp if out.sunk else 0,
             earlier_hitters=earlier,
+            ship=source if source in state.units and state.units[source].kind == "ship" else None,
             rule="ST-5.1" if out.sunk else rule,
         )
     )

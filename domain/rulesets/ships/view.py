@@ -162,7 +162,7 @@ def read_model(state: ShipsState) -> GameView:
     active = state.pending.defenders[0] if state.pending and state.pending.defenders else None
     return GameView(
         ruleset="ships",
-        ruleset_name="SHIPS & TACTICS (SHIPSマルチ)",
+        ruleset_name="SHIPS & TACTICS multiplayer",
         scenario=state.scenario.title or state.scenario.id,
         turn=max(state.battle, 1),
         phase=phase,
