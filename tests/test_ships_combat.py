@@ -53,6 +53,10 @@ def test_ST_5_1_only_the_last_blow_scores_when_several_players_hit_one_ship() ->
     assert hit.earlier_hitters == ["P1"] and hit.vp == 4
     assert state.players["P2"].vp == 4 and state.players["P1"].vp == 0
     assert [(d.by, d.amount) for d in state.damage_log] == [("P1", 1), ("P2", 1)]
+    text = get_ruleset("ships").describe(hit)
+    assert (
+        "last blow P2 scores 4 VP (ST-5.1)" in text and "earlier hits by P1 score nothing" in text
+    )
 
 
 def test_ST_2_3_results_apply_at_once_a_ship_sunk_earlier_in_the_segment_never_fires() -> None:

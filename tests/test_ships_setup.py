@@ -231,6 +231,14 @@ def test_ST_1_9_a_reveal_that_does_not_match_the_commitment_is_refused() -> None
     assert "yamato" not in rules(s).players["P1"].hand  # the cards left the hand
 
 
+def test_ST_2_1_the_combat_phase_begins_as_soon_as_every_fleet_is_revealed() -> None:
+    s = started()
+    events = form_all(s, FLEETS)
+    names = topics(events)
+    assert names[names.index("FleetsPlaced") + 1] == "SegmentStarted"
+    assert rules(s).segment == "long" and rules(s).phase in ("minovsky", "turns")
+
+
 def test_ST_1_4_ships_come_only_from_the_hand() -> None:
     s = started()
     bad = fleet(["gwazine"])  # not in P2's hand

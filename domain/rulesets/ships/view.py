@@ -241,6 +241,8 @@ def describe(event: DomainEvent) -> str:
             text += f"; cancelled {e.cancelled}"
         if e.sunk:
             text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
+            if e.earlier_hitters:
+                text += f"; earlier hits by {', '.join(e.earlier_hitters)} score nothing"
         return text + " [provisional]"
     if isinstance(e, ev.DogfightResolved):
         return (
