@@ -86,6 +86,13 @@ class GameView(_View):
     notes: list[str] = Field(default_factory=list)
 
 
+def sides_label(names: list[str]) -> str:
+    """How a game's sides read in one line: "A v B" for two, "A, B, C (3 players)" for more."""
+    if len(names) <= 2:
+        return " v ".join(names)
+    return f"{', '.join(names)} ({len(names)} players)"
+
+
 def redact_view(view: GameView, viewer: str | None) -> GameView:
     """The view as ``viewer`` may see it: ``None`` (the umpire) sees everything; a side sees its
     own private units, and every other side's private units only as anonymous placeholders that

@@ -4,7 +4,15 @@ simulation statistics without hidden cards."""
 
 from __future__ import annotations
 
-from domain.read_model import HIDDEN_KIND, BoardView, GameView, SideView, UnitView, redact_view
+from domain.read_model import (
+    HIDDEN_KIND,
+    BoardView,
+    GameView,
+    SideView,
+    UnitView,
+    redact_view,
+    sides_label,
+)
 from domain.record import read_record_file
 from domain.simulate import play_one
 from tests.helpers import FIXTURES
@@ -65,3 +73,8 @@ def test_simulation_statistics_leave_hidden_cards_out() -> None:
     outcome = play_one("ships", scenario("multi3"), {}, 3)
     assert outcome.finished and set(outcome.vp) == {"P1", "P2", "P3"}
     assert not [k for k in outcome.fielded_by_class if k.startswith("card:")]
+
+
+def test_sides_read_as_a_duel_or_a_list_of_players() -> None:
+    assert sides_label(["Graf Spee", "Exeter"]) == "Graf Spee v Exeter"
+    assert sides_label(["A", "B", "C"]) == "A, B, C (3 players)"

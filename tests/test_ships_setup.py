@@ -515,3 +515,23 @@ def test_out_of_turn_and_umpire_orders_are_refused() -> None:
     assert isinstance(err, NotYourTurn)
     with pytest.raises(InvalidCommand):
         submit(s, "P9", {"type": "form_fleet", "digest": "0" * 64})
+
+
+def test_physical_dice_faces_may_drive_the_shuffles_and_the_record_verifies() -> None:
+    """A physical table that shuffles by dice: the scribe enters the faces (d30…d2 per deck, then
+    the order cards); too few faces are refused and nothing is appended."""
+    from domain.engine import CommandEnvelope
+    from domain.errors import DiceMismatch
+    from domain.record import read_record, verify_record, write_record
+
+    s = session("multi3")
+    faces = [1] * (3 * 29) + [2, 1]
+    with pytest.raises(DiceMismatch):
+        s.submit(CommandEnvelope(command={"type": "start_battle"}, dice=faces[:-1]))
+    assert s.facts == []
+    s.submit(CommandEnvelope(command={"type": "start_battle"}, dice=faces))
+    state = rules(s)
+    assert state.deck_known and all(len(p.hand) >= 8 for p in state.players.values())
+    order = next(f for f in s.facts if f.topic == "ships.TurnOrderDrawn/1").payload
+    assert order["faces"] == [2, 1] and order["p_outcome"] == "1/6"
+    assert verify_record(read_record(write_record(s.header, s.facts))).events == len(s.facts)

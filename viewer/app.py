@@ -19,7 +19,7 @@ import streamlit as st
 
 from domain.engine import decode
 from domain.explain import Explanation, explain_event, percent
-from domain.read_model import redact_view
+from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.store import store_location
 from viewer.figures import Highlight, board_figure, figure_png, side_colours, timeseries_figure
@@ -140,7 +140,7 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
     wanted = st.query_params.get("game") or args.game or ids[0]
     labels = {
         g["game_id"]: f"{g['title'] or g['scenario']} · {g['ruleset']} · "
-        f"{' v '.join(g['sides'])} · {g['events']} events · {g['result']}"
+        f"{sides_label(g['sides'])} · {g['events']} events · {g['result']}"
         for g in games
     }
     index = ids.index(wanted) if wanted in ids else 0
@@ -490,7 +490,7 @@ def main() -> None:
     st.title(f"{game.header.title or game.header.scenario_id}")
     st.caption(
         f"{tl.ruleset.meta.name} {game.header.ruleset.version} · "
-        f"{' v '.join(tl.side_names.values())} · {tl.length} events · "
+        f"{sides_label(list(tl.side_names.values()))} · {tl.length} events · "
         f"result: {tl.result_text()} · dice: {game.header.dice.mode} · "
         f"source: {game.source}"
     )

@@ -36,7 +36,7 @@ from domain.errors import (
     ScenarioError,
     WakeError,
 )
-from domain.read_model import redact_view
+from domain.read_model import redact_view, sides_label
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
@@ -393,7 +393,7 @@ def list_(store: StoreOpt = None) -> None:
             s.game_id,
             s.ruleset,
             s.scenario,
-            " v ".join(s.sides),
+            sides_label(list(s.sides)),
             s.dice,
             str(s.events),
             str(s.turn),
