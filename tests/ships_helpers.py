@@ -63,9 +63,15 @@ def fleet(vanguard: list[Any], rearguard: list[Any] | None = None) -> Fleet:
     )
 
 
-def commit(s: Session, player: str, f: Fleet, salt: str = SALT) -> list[DomainEvent]:
+def commit(
+    s: Session, player: str, f: Fleet, salt: str = SALT, *, show: bool = False
+) -> list[DomainEvent]:
+    """Seal ``f``; with ``show`` the player also gives the fleet and salt (its own view)."""
     digest = seal(fleet_content(player, rules(s).battle, f), salt).digest
-    return submit(s, player, {"type": "form_fleet", "digest": digest})
+    command: dict[str, Any] = {"type": "form_fleet", "digest": digest}
+    if show:
+        command |= {"fleet": f.model_dump(mode="json"), "salt": salt}
+    return submit(s, player, command)
 
 
 def reveal(s: Session, player: str, f: Fleet, salt: str = SALT) -> list[DomainEvent]:

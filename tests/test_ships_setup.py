@@ -15,6 +15,8 @@ from domain.read_model import redact_view
 from domain.ruleset import get_ruleset
 from domain.rulesets.ships import events as ev
 from domain.rulesets.ships.data import bundled
+from domain.rulesets.ships.fleet import fleet_content
+from domain.sealed import seal
 from tests.ships_helpers import (
     commit,
     fleet,
@@ -473,8 +475,8 @@ def test_ST_5_5_the_game_ends_when_fewer_than_two_players_can_fight() -> None:
 
 def test_a_players_view_and_log_never_show_another_players_hand_or_sealed_fleet() -> None:
     s = started()
-    commit(s, "P2", FLEETS["P2"])
-    commit(s, "P1", FLEETS["P1"])  # P1's fleet is face down: yamato, shima, kato…
+    commit(s, "P2", FLEETS["P2"], show=True)
+    commit(s, "P1", FLEETS["P1"], show=True)  # P1's fleet is face down: yamato, shima, kato…
     ruleset = get_ruleset("ships")
     hidden = {"yamato", "kato", "shima", "cosmo_tiger", "Yamato", "Kato Saburo", "Shima Daisuke"}
     state = s.header and rules(s)
@@ -496,7 +498,34 @@ def test_a_players_view_and_log_never_show_another_players_hand_or_sealed_fleet(
     assert "musai" in blob  # P2 sees its own hand
     umpire = json.dumps(ruleset.read_model(state).model_dump(mode="json"), ensure_ascii=False)
     assert "yamato" in umpire  # the umpire sees all
-    assert len([u for u in view.units if u.side == "P1" and u.zone == "hand"]) == 8
+    # P1's hand less its face-down fleet (5 cards), and two face-down boxes: counts, not cards
+    assert len([u for u in view.units if u.side == "P1" and u.zone == "hand"]) == 3
+    boxes = [
+        u.zone for u in view.units if u.side == "P1" and u.kind == "hidden" and u.zone != "hand"
+    ]
+    assert boxes == ["vanguard", "rearguard"]
+    # P2 sees its own face-down fleet; its hand shows only the cards left
+    own = [u for u in view.units if u.side == "P2" and u.kind == "face-down ship"]
+    assert [(u.zone, u.details["card"]) for u in own] == [
+        ("vanguard", "musai"),
+        ("rearguard", "dolos"),
+    ]
+    assert len([u for u in view.units if u.side == "P2" and u.zone == "hand"]) == 8 - 3
+
+
+def test_ST_1_3_a_fleet_given_with_its_seal_is_checked_when_it_is_placed_face_down() -> None:
+    s = started()
+    good = FLEETS["P2"]
+    digest = seal(fleet_content("P2", 1, good), "salt-1").digest
+    cmd = {"type": "form_fleet", "digest": digest, "fleet": good.model_dump(mode="json")}
+    refused(s, "P2", {**cmd, "salt": "other"}, "ST-1.3")  # does not open the digest
+    refused(s, "P2", cmd, "ST-1.3")  # a fleet without its salt
+    heavy = fleet([{"card": "musai", "aircraft": [{"card": "zaku"}, {"card": "zaku"}]}])
+    digest = seal(fleet_content("P2", 1, heavy), "salt-1").digest
+    bad = {"type": "form_fleet", "digest": digest, "fleet": heavy.model_dump(mode="json")}
+    refused(s, "P2", {**bad, "salt": "salt-1"}, "ST-1.5")  # more aircraft than capacity
+    commit(s, "P2", good, "salt-1", show=True)
+    assert rules(s).planned["P2"] == good
 
 
 def test_nobody_sees_the_deck_order() -> None:

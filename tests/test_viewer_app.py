@@ -242,9 +242,7 @@ def test_a_four_player_game_in_a_players_view_hides_the_other_hands(
     hand and only anonymous placeholders for the others' cards (the umpire sees them all)."""
     rec = read_record_file(FIXTURES / "games/ships/multi4-line_weapon.wake.json")
     seq = next(
-        f.seq
-        for f in rec.events
-        if f.topic == "ships.CardsDrawn/1" and f.payload["player"] == "P1"
+        f.seq for f in rec.events if f.topic == "ships.CardsDrawn/1" and f.payload["player"] == "P1"
     )
     p1_cards = set(next(f for f in rec.events if f.seq == seq).payload["cards"])
     at = _app(store_path, monkeypatch, game=SHIPS_4P, event=str(seq + 6))

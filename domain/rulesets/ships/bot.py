@@ -332,8 +332,9 @@ def candidates(state: ShipsState, player: str | None) -> list[Any]:
     cards = state.data.cards.by_id()
     if state.phase == "formation":
         fleet = plan_fleet(state, player)
-        content = fleet_content(player, state.battle, fleet)
-        return [FormFleet(digest=seal(content, bot_salt(state, player)).digest)]
+        salt = bot_salt(state, player)
+        digest = seal(fleet_content(player, state.battle, fleet), salt).digest
+        return [FormFleet(digest=digest, fleet=fleet, salt=salt)]
     if state.phase == "reveal":
         return [RevealFleet(fleet=plan_fleet(state, player), salt=bot_salt(state, player))]
     if state.phase == "minovsky":

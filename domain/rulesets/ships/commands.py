@@ -25,10 +25,15 @@ class StartBattle(_Command):
 
 class FormFleet(_Command):
     """ST-1.3: the fleet placed face down: a ``domain.sealed`` digest of
-    ``fleet_content(player, battle, fleet)`` with a salt kept for the reveal."""
+    ``fleet_content(player, battle, fleet)`` with a salt kept for the reveal. A player at a
+    computer may also give the ``fleet`` and ``salt`` themselves: they must open the digest and
+    make a legal fleet (checked now), and only that player (and the umpire) sees them until the
+    reveal; a scribe at a physical table gives the digest alone."""
 
     type: Literal["form_fleet"] = "form_fleet"
     digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    fleet: Fleet | None = None
+    salt: str | None = None
 
 
 class RevealFleet(_Command):

@@ -79,12 +79,14 @@ class PlayerDroppedOut(DomainEvent):
 
 
 class FleetCommitted(DomainEvent):
-    """ST-1.3: a fleet placed face down: its sealed commitment."""
+    """ST-1.3: a fleet placed face down: its sealed commitment, and, when the player gave it,
+    the fleet itself (hidden from the other players until the reveal)."""
 
     TOPIC: ClassVar[str] = "ships.FleetCommitted/1"
     RULE: ClassVar[str] = "ST-1.3"
     player: str
     digest: str
+    fleet: Fleet | None = None
 
 
 class FleetRevealed(DomainEvent):

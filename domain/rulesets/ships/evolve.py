@@ -76,6 +76,7 @@ def evolve(state: ShipsState, event: DomainEvent) -> ShipsState:
             order=(),
             cursor=0,
             sealed={},
+            planned={},
             revealed={},
             units={},
             acted=(),
@@ -100,7 +101,8 @@ def evolve(state: ShipsState, event: DomainEvent) -> ShipsState:
             order=tuple(p for p in state.order if p != e.player),
         )
     if isinstance(e, ev.FleetCommitted):
-        return changed(state, sealed={**state.sealed, e.player: e.digest})
+        planned = state.planned if e.fleet is None else {**state.planned, e.player: e.fleet}
+        return changed(state, sealed={**state.sealed, e.player: e.digest}, planned=planned)
     if isinstance(e, ev.FleetRevealed):
         return changed(state, revealed={**state.revealed, e.player: e.fleet})
     if isinstance(e, ev.FleetsPlaced):
@@ -108,7 +110,7 @@ def evolve(state: ShipsState, event: DomainEvent) -> ShipsState:
         for unit in e.units:
             p = players[unit.owner]
             players[unit.owner] = changed(p, hand=take(p.hand, (unit.card, *unit.extra_cards)))
-        return changed(state, players=players, units={u.id: u for u in e.units})
+        return changed(state, players=players, units={u.id: u for u in e.units}, planned={})
     if isinstance(e, ev.SegmentStarted):
         return changed(state, segment=e.segment, acted=(), cursor=0, pending=None)
     if isinstance(e, ev.MinovskyAnswered):

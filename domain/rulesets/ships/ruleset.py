@@ -17,7 +17,7 @@ from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.ships import bot, rules, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
-from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled
+from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
 from domain.rulesets.ships.evolve import evolve
 from domain.rulesets.ships.flow import to_act
 from domain.rulesets.ships.options import VERSION, ShipsOptions
@@ -126,8 +126,9 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
         """Nobody sees a deck's order (the shuffle faces), only its own deck's list; a player
         sees only its own draws
-        (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws. Fleets are
-        digests until revealed, and cards played are public once played."""
+        (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws. A face-down
+        fleet is a digest to everyone but its owner until revealed (ST-1.3, ST-1.9); cards
+        played are public once played."""
         if viewer is None:
             return event
         if isinstance(event, DeckShuffled):
@@ -135,6 +136,16 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             return event.model_copy(update={"faces": [], "deck": deck})
         if isinstance(event, CardsDrawn) and event.player != viewer:
             return event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
+        if isinstance(event, FleetCommitted) and event.player != viewer and event.fleet:
+            return event.model_copy(update={"fleet": None})
+        if (
+            isinstance(event, CommandIssued)
+            and event.side != viewer
+            and event.command.get("type") == "form_fleet"
+        ):
+            return event.model_copy(
+                update={"command": {**event.command, "fleet": None, "salt": None}}
+            )
         if isinstance(event, CommandIssued) and event.command.get("draws"):
             draws = {
                 pid: (cards if pid == viewer else [HIDDEN] * len(cards))

@@ -187,14 +187,24 @@ def _check_turn(state: ShipsState, side: str | None, phase: str, rule: str) -> s
 
 
 def form_fleet(state: ShipsState, side: str | None, cmd: FormFleet) -> Emitter:
-    """ST-1.3: place the fleet face down, in turn order: a sealed commitment.
+    """ST-1.3: place the fleet face down, in turn order: a sealed commitment (with the fleet
+    itself when the player gives it: checked against the digest and the placement rules now).
 
     Raises:
-        WrongPhase, NotYourTurn: not this player's formation step.
+        WrongPhase, NotYourTurn: not this player's formation step. InvalidCommand /
+        IllegalCommand: a fleet without its salt, one that does not open the digest, or one the
+        placement rules forbid (ST-1.4–1.8).
     """
     player = _check_turn(state, side, "formation", "ST-1.3")
+    if (cmd.fleet is None) != (cmd.salt is None):
+        raise InvalidCommand("give the fleet with its salt, or neither", rule="ST-1.3")
+    if cmd.fleet is not None and cmd.salt is not None:
+        content = fleet_content(player, state.battle, cmd.fleet)
+        if not verify_reveal(Commitment(digest=cmd.digest), content, cmd.salt):
+            raise IllegalCommand("the fleet given does not open the digest", rule="ST-1.3")
+        check_fleet(state, player, cmd.fleet)
     em = Emitter(state)
-    em.emit(ev.FleetCommitted(player=player, digest=cmd.digest))
+    em.emit(ev.FleetCommitted(player=player, digest=cmd.digest, fleet=cmd.fleet))
     step_done(em)
     return em
 

@@ -87,6 +87,7 @@ class ShipsState(_Model):
     order: tuple[str, ...] = ()  # this battle's turn order (ST-1.2)
     cursor: int = 0  # whose step it is in ``order``
     sealed: dict[str, str] = Field(default_factory=dict)  # player -> fleet commitment digest
+    planned: dict[str, Fleet] = Field(default_factory=dict)  # face down, seen by its owner
     revealed: dict[str, Fleet] = Field(default_factory=dict)  # opened, not yet placed
     units: dict[str, Unit] = Field(default_factory=dict)
     acted: tuple[str, ...] = ()  # units that attacked, boarded or struck this turn

@@ -105,7 +105,41 @@ def read_model(state: ShipsState) -> GameView:
                     details={"seat": pid, "commitment": state.sealed[pid][:12]},
                 )
             )
-        for i, card_id in enumerate(state.players[pid].hand, start=1):
+        planned = state.planned.get(pid) if not state.units else None
+        in_hand = list(state.players[pid].hand)
+        if planned is not None:  # the face-down fleet, seen by its owner only
+            for box in ("vanguard", "rearguard"):
+                for n, plan in enumerate(getattr(planned, box), start=1):
+                    aircraft = ", ".join(_name(state, a.card) for a in plan.aircraft)
+                    units.append(
+                        UnitView(
+                            id=f"{pid}-face-down-{box[0].upper()}{n}",
+                            side=pid,
+                            name=_name(state, plan.card),
+                            kind="face-down ship",
+                            status="active",
+                            damage=0,
+                            strength=1,
+                            zone=box,
+                            details={
+                                "seat": pid,
+                                "card": plan.card,
+                                "aircraft": aircraft,
+                                "characters": ", ".join(
+                                    _name(state, c)
+                                    for c in [
+                                        *plan.characters,
+                                        *(x for a in plan.aircraft for x in a.characters),
+                                    ]
+                                ),
+                            },
+                            private=True,
+                        )
+                    )
+            for card_id in planned.cards():
+                if card_id in in_hand:
+                    in_hand.remove(card_id)
+        for i, card_id in enumerate(in_hand, start=1):
             card = cards.get(card_id)
             units.append(
                 UnitView(
