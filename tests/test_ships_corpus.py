@@ -44,6 +44,8 @@ def test_the_ships_corpus_covers_the_required_games() -> None:
                 seen.add("capture")
             if e.topic == "ships.DogfightResolved/1":
                 seen.add("dogfight")
+            if e.topic == "ships.AircraftLaunched/1" and p["pilots"]:
+                seen.add("pilot transfer")
     assert seen == {
         "drop out",
         "line hits three",
@@ -51,6 +53,7 @@ def test_the_ships_corpus_covers_the_required_games() -> None:
         "ship search",
         "capture",
         "dogfight",
+        "pilot transfer",
     }
 
 
@@ -106,3 +109,32 @@ def test_cli_show_and_log_as_a_player_hide_the_other_hands(tmp_path: Path) -> No
     assert {u["kind"] for u in p1} <= {HIDDEN_KIND, "sealed"}  # a face-down fleet shows as one
     bad = runner.invoke(app, ["log", game, "--as", "P9", "--store", store])
     assert bad.exit_code != 0 and "unknown side" in bad.output
+
+
+def test_explaining_a_sinking_names_the_cards_the_last_blow_and_the_rule() -> None:
+    from domain.explain import explain_event, explanation_lines
+
+    path = FIXTURES / "games/ships/multi4-line_weapon.wake.json"
+    record = read_record_file(path, strict=True)
+    index = next(
+        i
+        for i, f in enumerate(record.events)
+        if f.topic == "ships.HitResolved/1" and f.payload["sunk"] and f.payload["earlier_hitters"]
+    )
+    ex = explain_event(replay(record.header, record.events[:index]), record.events, index)
+    text = "\n".join(explanation_lines(ex))
+    p = record.events[index].payload
+    assert ex.rule == "ST-5.1" and "final blow" in ex.rule_summary
+    assert f"last blow {p['player']} scores {p['vp']} VP" in text
+    assert f"earlier hits by {', '.join(p['earlier_hitters'])} score nothing" in text
+    assert "[provisional]" in text and f"armour {p['armour']}" in text
+
+
+def test_explaining_a_shuffle_gives_its_exact_odds() -> None:
+    from domain.explain import explain_event
+
+    record = read_record_file(FIXTURES / "games/ships/multi3-three_players.wake.json")
+    index = next(i for i, f in enumerate(record.events) if f.topic == "ships.DeckShuffled/1")
+    ex = explain_event(replay(record.header, record.events[:index]), record.events, index)
+    assert ex.rule == "ST-1.1" and ex.chance is not None and ex.chance.startswith("1/")
+    assert "30!" in ex.chance_note

@@ -148,6 +148,35 @@ def scribe_start(state: ShipsState) -> StartBattle:
     return StartBattle(order=order, draws=draws)
 
 
+def _pilot_moves(state: ShipsState, player: str, aircraft: list[str]) -> dict[str, str]:
+    """ST-3.3.1: a pilot moves to the best aircraft going out that has no pilot yet."""
+    cards = state.data.cards.by_id()
+
+    def pilots_on(uid: str) -> list[Unit]:
+        return [
+            u
+            for u in state.units.values()
+            if u.on == uid and u.kind == "character" and cards[u.card].pilot > 0
+        ]
+
+    free = sorted(
+        (a for a in aircraft if not pilots_on(a)),
+        key=lambda a: (-cards[state.units[a].card].dogfight, a),
+    )
+    moves: dict[str, str] = {}
+    for uid in aircraft:
+        if not free:
+            break
+        best = free[0]
+        here = cards[state.units[uid].card].dogfight
+        if cards[state.units[best].card].dogfight <= here:
+            continue
+        for pilot in pilots_on(uid):
+            moves[pilot.id] = free.pop(0)
+            break
+    return moves
+
+
 def _remaining(state: ShipsState, unit: Unit) -> int:
     return combat.ship_card(state, unit).hull - unit.damage
 
@@ -360,7 +389,7 @@ def candidates(state: ShipsState, player: str | None) -> list[Any]:
             and u.status == "active"
             and state.units[u.on or ""].status == "active"
         ]
-        return [LaunchAircraft(aircraft=ready)]
+        return [LaunchAircraft(aircraft=ready, pilots=_pilot_moves(state, player, ready))]
     segment = state.segment
     found: list[Any] = []
     if segment == "aircraft":
