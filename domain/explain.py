@@ -139,8 +139,12 @@ def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) ->
     )
 
 
-def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) -> Explanation:
-    """Explain ``facts[index]`` given the state just before it."""
+def explain_event(
+    state_before: GameState, facts: Sequence[Fact], index: int, viewer: str | None = None
+) -> Explanation:
+    """Explain ``facts[index]`` given the state just before it. With ``viewer`` (a side), the
+    order behind it is shown as that side may see it (``Ruleset.redact``): a deal's or a
+    scribe's draws of other players stay hidden."""
     fact = facts[index]
     event = decode(state_before, fact)
     ruleset = state_before.ruleset
@@ -148,6 +152,9 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
     command = None
     if cause is not None:
         issued = CommandIssued.model_validate(cause.payload)
+        if viewer is not None:
+            seen = ruleset.redact(issued, viewer)
+            issued = seen if isinstance(seen, CommandIssued) else issued
         command = CommandLine(issued.index, issued.side, issued.command, issued.dice)
     rule = event.rule_id()
     rolls: list[RollExplanation] = []

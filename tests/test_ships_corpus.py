@@ -138,3 +138,20 @@ def test_explaining_a_shuffle_gives_its_exact_odds() -> None:
     ex = explain_event(replay(record.header, record.events[:index]), record.events, index)
     assert ex.rule == "ST-1.1" and ex.chance is not None and ex.chance.startswith("1/")
     assert "30!" in ex.chance_note
+
+
+def test_a_players_explanation_does_not_show_the_order_behind_it_unredacted() -> None:
+    """The physical table's setup order names every player's draws: explaining the turn-order
+    draw to P2 shows P2's cards and only "?" for the others'."""
+    from domain.explain import explain_event
+
+    record = read_record_file(FIXTURES / "games/ships/multi4-physical.wake.json")
+    index = next(i for i, f in enumerate(record.events) if f.topic == "ships.TurnOrderDrawn/1")
+    before = replay(record.header, record.events[:index])
+    umpire = explain_event(before, record.events, index)
+    p2 = explain_event(before, record.events, index, "P2")
+    assert umpire.command is not None and p2.command is not None
+    draws = umpire.command.command["draws"]
+    assert p2.command.command["draws"]["P2"] == draws["P2"]
+    assert set(p2.command.command["draws"]["P1"]) == {"?"}
+    assert "yamato" in json.dumps(draws) and "yamato" not in json.dumps(p2.command.command)

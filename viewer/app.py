@@ -330,7 +330,7 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         st.info("Sealed: this event holds hidden information not yet revealed to this side.")
         st.write(tl.ruleset.describe(redacted))
         return
-    ex: Explanation = explain_event(before, tl.facts, event - 1)
+    ex: Explanation = explain_event(before, tl.facts, event - 1, viewer)
     st.markdown(f"**Event {ex.seq}** — {ex.text}")
     st.caption(f"{ex.topic}{' · automatic' if ex.automatic else ''}")
     if ex.rule:
