@@ -78,3 +78,10 @@ def test_simulation_statistics_leave_hidden_cards_out() -> None:
 def test_sides_read_as_a_duel_or_a_list_of_players() -> None:
     assert sides_label(["Graf Spee", "Exeter"]) == "Graf Spee v Exeter"
     assert sides_label(["A", "B", "C"]) == "A, B, C (3 players)"
+
+
+def test_the_damage_charts_never_name_hidden_cards() -> None:
+    rec = read_record_file(FIXTURES / "games/ships/multi3-three_players.wake.json")
+    tl = Timeline(rec.header, rec.events[:200])
+    names = set(tl.damage_unit.points)
+    assert names and not names & {"Shock cannon salvo", "Missile salvo", "Zaku II", "Char Aznable"}
