@@ -107,6 +107,19 @@ def test_cli_show_and_log_as_a_player_hide_the_other_hands(tmp_path: Path) -> No
     p1 = [u for u in units if u["side"] == "P1"]
     assert {u["kind"] for u in p1 if u["zone"] == "hand"} == {HIDDEN_KIND}
     assert {u["kind"] for u in p1} <= {HIDDEN_KIND, "sealed"}  # a face-down fleet shows as one
+    exported = runner.invoke(app, ["export", game, "--as", "P2", "--store", store])
+    body = json.loads(exported.output)
+    assert body["redacted_for"] == "P2" and len(body["events"]) == len(
+        read_record_file(path).events
+    )
+    for e in body["events"]:
+        p = e["payload"]
+        if e["topic"] == "ships.CardsDrawn/1" and p["cards"]:
+            assert (set(p["cards"]) == {"?"}) == (p["player"] != "P2"), p
+        if e["topic"] == "ships.FleetCommitted/1" and p["player"] != "P2":
+            assert p["fleet"] is None  # another player's face-down fleet
+        if e["topic"] == "wake.CommandIssued/1" and p["command"]["type"] == "form_fleet":
+            assert (p["command"]["fleet"] is None) == (p["side"] != "P2")
     bad = runner.invoke(app, ["log", game, "--as", "P9", "--store", store])
     assert bad.exit_code != 0 and "unknown side" in bad.output
 

@@ -28,7 +28,15 @@ from rich.progress import (
 from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
-from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
+from domain.engine import (
+    CommandEnvelope,
+    GameState,
+    Session,
+    apply_fact,
+    decode,
+    header_for,
+    new_game,
+)
 from domain.errors import (
     InvalidCommand,
     NoSuchEvent,
@@ -370,14 +378,43 @@ def export(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="file (default stdout)")
     ] = None,
+    as_side: Annotated[
+        str | None,
+        typer.Option("--as", help="a side's view: hidden information redacted (not a record)"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Export a stored game as a record file."""
+    """Export a stored game as a record file; with ``--as SIDE``, the events as that side may
+    see them (other players' hands and sealed choices redacted). A redacted export cannot be
+    verified: only the umpire's record carries every fact."""
     with _errors():
         header, facts = GameStore(store).facts(game_id)
-        text = write_record(header, facts, output)
+        if as_side is None:
+            text = write_record(header, facts, output)
+        else:
+            state = new_game(header)
+            _check_side(state, as_side)
+            text = _redacted_export(state, facts, as_side)
+            if output is not None:
+                output.write_text(text, "utf-8")
     if output is None:
         sys.stdout.write(text)
+
+
+def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
+    """A side's view of a game as JSON: the header and each event redacted for ``side``."""
+    events = []
+    for fact in facts:
+        event = state.ruleset.redact(decode(state, fact), side)
+        events.append({"seq": fact.seq, "topic": fact.topic, "payload": event.payload()})
+        state = apply_fact(state, fact, check=False)
+    body = {
+        "redacted_for": side,
+        "note": "a side's view: not a record, it does not verify",
+        "header": state.header.model_dump(mode="json"),
+        "events": events,
+    }
+    return json.dumps(body, ensure_ascii=False, indent=1) + "\n"
 
 
 @app.command("list")
