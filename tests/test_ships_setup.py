@@ -564,3 +564,29 @@ def test_physical_dice_faces_may_drive_the_shuffles_and_the_record_verifies() ->
     order = next(f for f in s.facts if f.topic == "ships.TurnOrderDrawn/1").payload
     assert order["faces"] == [2, 1] and order["p_outcome"] == "1/6"
     assert verify_record(read_record(write_record(s.header, s.facts))).events == len(s.facts)
+
+
+def test_ST_5_5_a_player_whose_deck_ran_out_still_fights_with_its_hand() -> None:
+    from domain.engine import Session, header_for
+
+    data = scenario("multi3")
+    data["decks"] = {
+        "decks": [
+            {"id": "edf", "name": "EDF", "cards": {"isokaze_destroyer": 3, "shock_cannon": 6}},
+            {"id": "zeon", "name": "Zeon", "cards": {"musai": 15, "mega_particle": 15}},
+            {"id": "empire", "name": "Empire", "cards": {"imperial_bb": 15, "imperial_beam": 15}},
+        ]
+    }
+    s = Session(header_for("ships", data, game_id="empty-deck", seed=1))
+    while s.submit_bot() is not None:
+        pass
+    battle, empty_in, fought_after = 0, None, False
+    for e in loaded(s):
+        if isinstance(e, ev.BattleStarted):
+            battle = e.battle
+        if isinstance(e, ev.CardsDrawn) and e.player == "P1" and e.empty:
+            empty_in = battle
+            assert len(e.cards) < 8  # the draw stopped where the deck ran out
+        if isinstance(e, ev.FleetCommitted) and e.player == "P1" and empty_in == battle:
+            fought_after = True
+    assert empty_in is not None and fought_after
