@@ -11,6 +11,8 @@ IO := fixtures/scenarios/iron_oak
 IO_GAMES := fixtures/games/iron_oak
 SWA := fixtures/scenarios/armada
 SWA_GAMES := fixtures/games/armada
+ST := fixtures/scenarios/ships
+ST_GAMES := fixtures/games/ships
 
 .PHONY: install demo test browser lint bench fixtures verify-fixtures clean
 
@@ -48,7 +50,8 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 verify-fixtures: $(STAMP)
-	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json $(SWA_GAMES)/*.wake.json
+	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json \
+	  $(SWA_GAMES)/*.wake.json $(ST_GAMES)/*.wake.json
 
 ## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
 fixtures: $(STAMP)
@@ -96,6 +99,20 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000205 -o $(SWA_GAMES)/core_learning-physical.wake.json
 	$(WAKE) record armada $(SWA)/core_deployment.json --seed 1 --option evade=ltp_2015 \
 	  --game-id 00000000-0000-4000-8000-000000000206 -o $(SWA_GAMES)/core_deployment-ltp-evade.wake.json
+	mkdir -p $(ST_GAMES)
+	$(WAKE) record ships $(ST)/multi2.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000301 -o $(ST_GAMES)/multi2-duel.wake.json
+	$(WAKE) record ships $(ST)/multi3.json --seed 1 \
+	  --game-id 00000000-0000-4000-8000-000000000302 -o $(ST_GAMES)/multi3-three_players.wake.json
+	$(WAKE) record ships $(ST)/multi4.json --seed 3 \
+	  --game-id 00000000-0000-4000-8000-000000000303 -o $(ST_GAMES)/multi4-line_weapon.wake.json
+	$(WAKE) record ships $(ST)/multi4.json --physical --bots \
+	  --commands fixtures/commands/ships_multi4_physical.jsonl \
+	  --game-id 00000000-0000-4000-8000-000000000304 -o $(ST_GAMES)/multi4-physical.wake.json
+	$(WAKE) record ships $(ST)/multi6.json --seed 5 \
+	  --game-id 00000000-0000-4000-8000-000000000305 -o $(ST_GAMES)/multi6-dropout.wake.json
+	$(WAKE) record ships $(ST)/multi6.json --seed 29 \
+	  --game-id 00000000-0000-4000-8000-000000000306 -o $(ST_GAMES)/multi6-nadesico.wake.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -87,6 +87,10 @@ class Explanation:
     command: CommandLine | None
     rolls: list[RollExplanation] = field(default_factory=list)
     episode: list[StepLine] = field(default_factory=list)
+    # a chance event that is not a dice roll (a shuffle, an order-card draw) states its own exact
+    # odds in ``p_outcome`` and how they arise in ``odds``; shown as they are
+    chance: str | None = None
+    chance_note: str = ""
 
 
 EPISODE_LIMIT = 400
@@ -180,7 +184,7 @@ def _episode_bounds(state: GameState, facts: Sequence[Fact], index: int) -> tupl
 
 
 def _episode(
-    state: GameState, facts: Sequence[Fact], index: int
+    state: GameState, facts: Sequence[Fact], index: int, viewer: str | None = None
 ) -> tuple[list[StepLine], list[RollExplanation]]:
     bounds = _episode_bounds(state, facts, index)
     if bounds is None:
@@ -192,7 +196,7 @@ def _episode(
         fact = facts[i]
         if fact.topic == CommandIssued.TOPIC:
             continue
-        event = decode(state, fact)
+        event = ruleset.redact(decode(state, fact), viewer)
         if isinstance(event, DiceRolled):
             rolls.append(explain_roll(state, event, fact.seq))
         rule = event.rule_id()
@@ -208,10 +212,14 @@ def _episode(
     return steps, rolls
 
 
-def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) -> Explanation:
-    """Explain ``facts[index]`` given the state just before it. An event inside an episode
-    (``Ruleset.episode``: an attack from declaration to end) also gets the episode's every
-    event and every roll."""
+def explain_event(
+    state_before: GameState, facts: Sequence[Fact], index: int, viewer: str | None = None
+) -> Explanation:
+    """Explain ``facts[index]`` given the state just before it. With ``viewer`` (a side), the
+    order behind it and the events of its episode are shown as that side may see them
+    (``Ruleset.redact``): a deal's or a scribe's draws of other players stay hidden. An event
+    inside an episode (``Ruleset.episode``: an attack from declaration to end) also gets the
+    episode's every event and every roll."""
     fact = facts[index]
     event = decode(state_before, fact)
     ruleset = state_before.ruleset
@@ -219,6 +227,9 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
     command = None
     if cause is not None:
         issued = CommandIssued.model_validate(cause.payload)
+        if viewer is not None:
+            seen = ruleset.redact(issued, viewer)
+            issued = seen if isinstance(seen, CommandIssued) else issued
         command = CommandLine(issued.index, issued.side, issued.command, issued.dice)
     rule = event.rule_id()
     rolls: list[RollExplanation] = []
@@ -231,9 +242,11 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
                 break
             roll = DiceRolled.model_validate(prev.payload)
             rolls.insert(0, explain_roll(state_before, roll, prev.seq))
-    steps, episode_rolls = _episode(state_before, facts, index)
+    steps, episode_rolls = _episode(state_before, facts, index, viewer)
     if episode_rolls:
         rolls = episode_rolls
+    chance = None if isinstance(event, DiceRolled) else getattr(event, "p_outcome", None)
+    note = getattr(event, "odds", "")
     return Explanation(
         seq=fact.seq,
         topic=fact.topic,
@@ -244,6 +257,8 @@ def explain_event(state_before: GameState, facts: Sequence[Fact], index: int) ->
         command=command,
         rolls=rolls,
         episode=steps,
+        chance=chance if isinstance(chance, str) else None,
+        chance_note=note if isinstance(note, str) else "",
     )
 
 
@@ -268,6 +283,9 @@ def explanation_lines(ex: Explanation) -> list[str]:
             mark = ">" if step.current else " "
             rule = f" [{step.rule}]" if step.rule and f"[{step.rule}" not in step.text else ""
             lines.append(f"  {mark} {step.seq}: {step.text}{rule}")
+    if ex.chance is not None:
+        note = f" ({ex.chance_note})" if ex.chance_note else ""
+        lines.append(f"  chance of this outcome: {percent(ex.chance)}{note}")
     for roll in ex.rolls:
         lines.append("")
         where = f" (event {roll.seq})" if roll.seq is not None else ""

@@ -104,6 +104,9 @@ class UnitView(_View):
     heading: float | None = None  # degrees, if the ruleset has facing
     details: dict[str, Detail] = Field(default_factory=dict)
     shapes: list[ShapeView] = Field(default_factory=list)  # outline, zones, arcs (optional)
+    # Hidden information (a card in hand, a face-down fleet): only its own side and the umpire
+    # may see what it is; ``redact_view`` turns it into an anonymous placeholder for the others.
+    private: bool = False
 
 
 class SideView(_View):
@@ -139,6 +142,9 @@ class ResultView(_View):
     vp: dict[str, int]
 
 
+HIDDEN_KIND = "hidden"
+
+
 class GameView(_View):
     ruleset: str
     ruleset_name: str
@@ -152,3 +158,41 @@ class GameView(_View):
     result: ResultView | None = None
     notes: list[str] = Field(default_factory=list)
     overlays: list[OverlayView] = Field(default_factory=list)  # sight lines, ranges, paths
+
+
+def sides_label(names: list[str]) -> str:
+    """How a game's sides read in one line: "A v B" for two, "A, B, C (3 players)" for more."""
+    if len(names) <= 2:
+        return " v ".join(names)
+    return f"{', '.join(names)} ({len(names)} players)"
+
+
+def redact_view(view: GameView, viewer: str | None) -> GameView:
+    """The view as ``viewer`` may see it: ``None`` (the umpire) sees everything; a side sees its
+    own private units, and every other side's private units only as anonymous placeholders that
+    keep their side and zone (how many cards a player holds is public, which ones is not).
+    Works for any number of sides."""
+    if viewer is None or not any(u.private for u in view.units):
+        return view
+    units: list[UnitView] = []
+    hidden: dict[str, int] = {}
+    for unit in view.units:
+        if not unit.private or unit.side == viewer:
+            units.append(unit)
+            continue
+        n = hidden[unit.side] = hidden.get(unit.side, 0) + 1
+        units.append(
+            UnitView(
+                id=f"{unit.side}-hidden-{n}",
+                side=unit.side,
+                name="hidden",
+                kind=HIDDEN_KIND,
+                status=unit.status,
+                damage=0,
+                strength=0,
+                zone=unit.zone,
+                details={"seat": unit.details["seat"]} if "seat" in unit.details else {},
+                private=True,
+            )
+        )
+    return view.model_copy(update={"units": units})

@@ -66,6 +66,8 @@ def play_one(
     lost: Counter[str] = Counter()
     fielded: Counter[str] = Counter()
     for unit in view.units:
+        if unit.private:  # a card in hand (hidden information) is not a unit in play
+            continue
         kind = str(unit.details.get("class") or unit.kind)
         fielded[kind] += 1
         damage[kind] += min(unit.damage, unit.strength)

@@ -230,3 +230,30 @@ def test_sealed_hands_per_side_in_an_iron_oak_game(
     line = log[log["event"] == deal.seq]["text"].iloc[0]
     assert "USA [?, ?, ?, ?, ?]" in line
     assert all(name in line for name in csa)
+
+
+SHIPS_4P = "00000000-0000-4000-8000-000000000303"
+
+
+def test_a_four_player_game_in_a_players_view_hides_the_other_hands(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SHIPS & TACTICS, 4 players: the zone board draws every seat; "View as" P2 shows P2's own
+    hand and only anonymous placeholders for the others' cards (the umpire sees them all)."""
+    rec = read_record_file(FIXTURES / "games/ships/multi4-line_weapon.wake.json")
+    seq = next(
+        f.seq for f in rec.events if f.topic == "ships.CardsDrawn/1" and f.payload["player"] == "P1"
+    )
+    p1_cards = set(next(f for f in rec.events if f.seq == seq).payload["cards"])
+    at = _app(store_path, monkeypatch, game=SHIPS_4P, event=str(seq + 6))
+    specs = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
+    board = next(s for s in specs if '"seat"' in s)
+    assert all(f'"{t}"' in board for t in ("P1", "P2", "P3", "P4"))
+    umpire_names = sum(1 for card in p1_cards if f"card: {card}" in board)
+    at.sidebar.radio[0].set_value("P2").run()
+    assert not at.exception
+    specs = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
+    board = next(s for s in specs if '"seat"' in s)
+    assert umpire_names > 0
+    assert not [card for card in p1_cards if f"card: {card}" in board]
+    assert "hidden" in board

@@ -19,6 +19,7 @@ import streamlit as st
 
 from domain.engine import decode
 from domain.explain import Explanation, explain_event, percent
+from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.store import store_location
 from viewer.figures import (
@@ -146,7 +147,7 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
     wanted = st.query_params.get("game") or args.game or ids[0]
     labels = {
         g["game_id"]: f"{g['title'] or g['scenario']} · {g['ruleset']} · "
-        f"{' v '.join(g['sides'])} · {g['events']} events · {g['result']}"
+        f"{sides_label(g['sides'])} · {g['events']} events · {g['result']}"
         for g in games
     }
     index = ids.index(wanted) if wanted in ids else 0
@@ -336,7 +337,7 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         st.info("Sealed: this event holds hidden information not yet revealed to this side.")
         st.write(tl.ruleset.describe(redacted))
         return
-    ex: Explanation = explain_event(before, tl.facts, event - 1)
+    ex: Explanation = explain_event(before, tl.facts, event - 1, viewer)
     st.markdown(f"**Event {ex.seq}** — {ex.text}")
     st.caption(f"{ex.topic}{' · automatic' if ex.automatic else ''}")
     if ex.rule:
@@ -347,6 +348,9 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             f"**Order #{ex.command.index}** by {ex.command.side or 'umpire'}: "
             f"`{ex.command.command}`{dice}"
         )
+    if ex.chance is not None:
+        note = f" — {ex.chance_note}" if ex.chance_note else ""
+        st.markdown(f"Chance of this outcome: **{percent(ex.chance)}**{note}")
     for roll in ex.rolls:
         with st.container(border=True):
             st.markdown(f"**{roll.purpose}** · rule **{roll.rule}** — {roll.rule_summary}")
@@ -493,7 +497,7 @@ def main() -> None:
     st.title(f"{game.header.title or game.header.scenario_id}")
     st.caption(
         f"{tl.ruleset.meta.name} {game.header.ruleset.version} · "
-        f"{' v '.join(tl.side_names.values())} · {tl.length} events · "
+        f"{sides_label(list(tl.side_names.values()))} · {tl.length} events · "
         f"result: {tl.result_text()} · dice: {game.header.dice.mode} · "
         f"source: {game.source}"
     )
@@ -506,7 +510,7 @@ def main() -> None:
     st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {text}" if info else ""))
     board_col, explain_col = st.columns([3, 2])
     with board_col:
-        view = tl.view_at(event)
+        view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
         figure = board_figure(view, _highlight(tl, event), height=board_height(view))
         st.plotly_chart(figure, key="board")
     with explain_col:

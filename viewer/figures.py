@@ -251,8 +251,9 @@ def _unit_trace(
         x=[pts[u.id][0] for u in units],
         y=[pts[u.id][1] for u in units],
         mode="markers+text",
-        # a unit drawn with shapes is named under them instead (its zone labels are inside)
-        text=["" if u.shapes and not out else _esc(u.id) for u in units],
+        # a unit drawn with shapes is named under them instead (its zone labels are inside);
+        # hidden cards (a hand) crowd a box: they show on hover only
+        text=["" if u.private or (u.shapes and not out) else _esc(u.id) for u in units],
         textposition="top center",
         textfont={"size": 10, "color": "#888888" if out else "#222222"},
         customdata=[u.id for u in units],

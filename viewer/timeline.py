@@ -74,6 +74,8 @@ def _side(payload: dict[str, Any], topic: str) -> str | None:
         side = payload["roll"].get("side")
         return side if isinstance(side, str) else None
     side = payload.get("side")
+    if side is None:  # multiplayer rulesets name their sides players
+        side = payload.get("player")
     return side if isinstance(side, str) else None
 
 
@@ -165,6 +167,8 @@ class Timeline:
     def _record_series(self, seq: int, view: GameView) -> None:
         per_side: dict[str, float] = {s.id: 0.0 for s in view.sides}
         for unit in view.units:
+            if unit.private:  # hidden cards: never damaged, and their names are secret
+                continue
             self.damage_unit.add(unit.name, seq, float(unit.damage))
             per_side[unit.side] = per_side.get(unit.side, 0.0) + unit.damage
         for side in view.sides:

@@ -28,7 +28,15 @@ from rich.progress import (
 from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
-from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
+from domain.engine import (
+    CommandEnvelope,
+    GameState,
+    Session,
+    apply_fact,
+    decode,
+    header_for,
+    new_game,
+)
 from domain.errors import (
     InvalidCommand,
     NoSuchEvent,
@@ -36,6 +44,7 @@ from domain.errors import (
     ScenarioError,
     WakeError,
 )
+from domain.read_model import redact_view, sides_label
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
@@ -369,14 +378,43 @@ def export(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="file (default stdout)")
     ] = None,
+    as_side: Annotated[
+        str | None,
+        typer.Option("--as", help="a side's view: hidden information redacted (not a record)"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Export a stored game as a record file."""
+    """Export a stored game as a record file; with ``--as SIDE``, the events as that side may
+    see them (other players' hands and sealed choices redacted). A redacted export cannot be
+    verified: only the umpire's record carries every fact."""
     with _errors():
         header, facts = GameStore(store).facts(game_id)
-        text = write_record(header, facts, output)
+        if as_side is None:
+            text = write_record(header, facts, output)
+        else:
+            state = new_game(header)
+            _check_side(state, as_side)
+            text = _redacted_export(state, facts, as_side)
+            if output is not None:
+                output.write_text(text, "utf-8")
     if output is None:
         sys.stdout.write(text)
+
+
+def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
+    """A side's view of a game as JSON: the header and each event redacted for ``side``."""
+    events = []
+    for fact in facts:
+        event = state.ruleset.redact(decode(state, fact), side)
+        events.append({"seq": fact.seq, "topic": fact.topic, "payload": event.payload()})
+        state = apply_fact(state, fact, check=False)
+    body = {
+        "redacted_for": side,
+        "note": "a side's view: not a record, it does not verify",
+        "header": state.header.model_dump(mode="json"),
+        "events": events,
+    }
+    return json.dumps(body, ensure_ascii=False, indent=1) + "\n"
 
 
 @app.command("list")
@@ -392,7 +430,7 @@ def list_(store: StoreOpt = None) -> None:
             s.game_id,
             s.ruleset,
             s.scenario,
-            " v ".join(s.sides),
+            sides_label(list(s.sides)),
             s.dice,
             str(s.events),
             str(s.turn),
@@ -427,19 +465,30 @@ def _state_at(st: GameStore, game_id: str, event: int | None, turn: int | None) 
     return chosen
 
 
+def _check_side(state: GameState, side: str | None) -> None:
+    """Refuse a ``--as`` side the game does not have."""
+    sides = [s.id for s in state.header.sides]
+    if side is not None and side not in sides:
+        raise InvalidCommand(f"unknown side {side!r} (sides: {', '.join(sides)})")
+
+
 @app.command()
 def show(
     game_id: str,
     event: Annotated[int | None, typer.Option(help="state after this event (0 = start)")] = None,
     turn: Annotated[int | None, typer.Option(help="state at the end of this turn")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="read model as JSON")] = False,
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="as this side sees it (default: the umpire)")
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Show the state at any event or turn (table or JSON)."""
     with _errors():
         st = GameStore(store)
         state = _state_at(st, game_id, event, turn)
-        view = state.ruleset.read_model(state.rules)
+        _check_side(state, as_side)
+        view = redact_view(state.ruleset.read_model(state.rules), as_side)
     if as_json:
         typer.echo(
             json.dumps(
@@ -456,15 +505,20 @@ def log(
     game_id: str,
     start_at: Annotated[int, typer.Option("--from", help="first event")] = 1,
     stop_at: Annotated[int | None, typer.Option("--to", help="last event")] = None,
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="as this side sees it (default: the umpire)")
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Print the log, one line an event (* marks automatic events)."""
+    """Print the log, one line an event (* marks automatic events); with ``--as SIDE`` hidden
+    information (other players' hands, sealed choices) is redacted for that side."""
     with _errors():
         header, facts = GameStore(store).facts(game_id)
-    state = new_game(header)
+        state = new_game(header)
+        _check_side(state, as_side)
     for fact in facts:
         if start_at <= fact.seq and (stop_at is None or fact.seq <= stop_at):
-            typer.echo(render.log_line(state, fact))
+            typer.echo(render.log_line(state, fact, as_side))
         state = apply_fact(state, fact, check=False)
 
 

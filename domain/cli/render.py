@@ -48,8 +48,11 @@ def state_table(view: GameView, seq: int) -> Table:
     return table
 
 
-def log_line(state: GameState, fact: Fact) -> str:
+def log_line(state: GameState, fact: Fact, viewer: str | None = None) -> str:
+    """One log line; ``viewer`` (a side) reads it with hidden information redacted."""
     event = decode(state, fact)
+    if viewer is not None:
+        event = state.ruleset.redact(event, viewer)
     marker = "*" if fact.automatic else " "
     return f"{fact.seq:>6}{marker} {state.ruleset.describe(event)}"
 

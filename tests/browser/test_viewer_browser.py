@@ -473,3 +473,35 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     ):
         expect(hover).to_contain_text(str(part))
     shot(page, artifacts, f"11-armada-hover-{ship.id}-event-{event}")
+
+
+SHIPS_FILE = MORZE.parent / "ships" / "multi4-line_weapon.wake.json"
+
+
+def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifacts: Path) -> None:
+    """SHIPS & TACTICS with 4 players: the zone board draws the four seats; switched to P2's view,
+    P1's draw is sealed in the Explain panel (its cards shown as "?") while P2's own is not."""
+    rec = read_record_file(SHIPS_FILE)
+    length = len(rec.events)
+    drawn = {
+        f.payload["player"]: f
+        for f in rec.events
+        if f.topic == "ships.CardsDrawn/1" and f.payload["rule"] == "ST-1.2"
+    }
+    open_game(page, server, rec.header.game_id, drawn["P1"].seq, length)
+    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
+    expect(board.locator(".main-svg").first).to_be_visible()
+    ticks = [t.text_content() for t in board.locator(".xtick text").all()]
+    assert {"P1", "P2", "P3", "P4"} <= set(ticks), ticks
+    panel = explain_column(page)
+    expect(panel).to_contain_text(", ".join(drawn["P1"].payload["cards"]))  # the umpire sees all
+    page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
+    wait_idle(page, "Sealed")
+    expect(panel).to_contain_text("P1 draws 8: ?, ?, ?, ?, ?, ?, ?, ?")
+    expect(panel).not_to_contain_text(", ".join(drawn["P1"].payload["cards"]))
+    shot(page, artifacts, "12-ships-four-players-p2-view")
+    page.goto(f"{server.url}/?game={rec.header.game_id}&event={drawn['P2'].seq}")
+    wait_idle(page, position_text(drawn["P2"].seq, length))
+    page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
+    wait_idle(page)
+    expect(panel).to_contain_text(", ".join(drawn["P2"].payload["cards"]))  # its own cards

@@ -1,0 +1,29 @@
+"""SHIPS & TACTICS options: the readings taken where the seed's wording allows more than one
+([AMBIG]), each with its documented default (docs/ships.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+VERSION = (1, 0)
+
+
+class ShipsOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # ST-1.3/1.8: "前衛・後衛各1BOX" and "前衛1枚のみ配置してもよい" read as one ship card per box;
+    # the normal rules' box size is not public, so more may be allowed.
+    ships_per_box: int = Field(default=1, ge=1, le=4)
+    # ST-3.1: the centre player's own vanguard is a target too (the digest's reading); False:
+    # only the two neighbours' vanguards ("そのプレイヤーの両隣のプレイヤーの各前衛").
+    line_includes_centre: bool = True
+    # ST-3.1: a line that passes over the firer's own seat never hits its own vanguard.
+    line_hits_own_fleet: bool = False
+    # ST-5.3: ask every player in turn order ("all"), or only those holding a Minovsky card
+    # ("holders": fewer questions, but it tells the table who holds one).
+    minovsky_ask: Literal["all", "holders"] = "all"
+    # ST-5.5: when fewer than two players can still field a fleet the game ends (nobody is left
+    # to fight); False plays the remaining battles with the lone fleet scoring its survivors.
+    end_with_one_player: bool = True

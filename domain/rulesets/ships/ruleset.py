@@ -1,0 +1,155 @@
+"""SHIPS & TACTICS multiplayer on the Wake ruleset contract (registered as ``ships``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+
+from domain.commands import OrderParser
+from domain.dice import DiceSource
+from domain.errors import ScenarioError
+from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.header import GameHeader
+from domain.read_model import GameView
+from domain.ruleset import Ruleset, RulesetMeta
+from domain.rulesets.ships import bot, rules, view
+from domain.rulesets.ships.commands import ShipsCommand
+from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
+from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
+from domain.rulesets.ships.evolve import evolve
+from domain.rulesets.ships.flow import to_act
+from domain.rulesets.ships.options import VERSION, ShipsOptions
+from domain.rulesets.ships.state import Player, ShipsState
+from domain.rulesets.ships.summaries import RULE_SUMMARIES
+
+_ORDERS = OrderParser(ShipsCommand, "SHIPS & TACTICS")
+HIDDEN = "?"
+
+
+class ShipsRuleset(Ruleset[ShipsState, Any]):
+    """2–6 players seated in a circle; hands, deck order and face-down fleets are hidden."""
+
+    meta: ClassVar[RulesetMeta] = RulesetMeta(
+        id="ships",
+        name="SHIPS & TACTICS (SHIPSマルチ)",
+        version=".".join(map(str, VERSION)),
+        min_sides=2,
+        max_sides=6,
+        board_kind="zones",
+        hidden_information=["hands", "deck order", "fleets until revealed"],
+        rule_prefix="ST",
+        description=(
+            "doujin card wargame, multiplayer variant; seed 003; provisional cards, decks and "
+            "combat engine (ST-GAPS)"
+        ),
+    )
+    events: ClassVar[EventRegistry] = SHIPS_EVENTS
+    rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+
+    def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A bare scenario (bundled cards, decks and combat table), optionally with ``cards``,
+        ``decks`` and ``combat`` objects replacing the bundled files whole; or an already
+        resolved one. The result embeds everything."""
+        if "scenario" in data and "data" in data:
+            dataset = resolve_data(data["data"])
+            scenario = load_scenario(data["scenario"], dataset)
+        else:
+            dataset = resolve_data({k: data.get(k) for k in DATA_PARTS})
+            bare = {k: v for k, v in data.items() if k not in DATA_PARTS}
+            scenario = load_scenario(bare, dataset)
+        return {
+            "id": scenario.id,
+            "title": scenario.title,
+            "scenario": scenario.model_dump(mode="json"),
+            "data": dataset.model_dump(mode="json"),
+        }
+
+    def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return ShipsOptions.model_validate(dict(data)).model_dump(mode="json")
+        except ValidationError as exc:
+            raise ScenarioError(f"invalid SHIPS option: {exc}") from exc
+
+    def sides(self, scenario: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(p["id"], p["name"]) for p in scenario["scenario"]["players"]]
+
+    def initial_state(self, header: GameHeader) -> ShipsState:
+        resolved = self.resolve_scenario(header.scenario)
+        dataset = DataSet.model_validate(resolved["data"])
+        scenario = load_scenario(resolved["scenario"], dataset)
+        players = {p.id: Player(id=p.id, name=p.name, deck_id=p.deck) for p in scenario.players}
+        seed = header.dice.seed
+        return ShipsState(
+            scenario=scenario,
+            data=dataset,
+            options=ShipsOptions.model_validate(header.options),
+            seating=tuple(p.id for p in scenario.players),
+            players=players,
+            salt_base=str(seed) if seed is not None else header.game_id,
+            physical=header.dice.mode == "physical",
+        )
+
+    def parse_command(self, data: Mapping[str, Any]) -> Any:
+        return _ORDERS.parse(data)
+
+    def decide(
+        self, state: ShipsState, side: str | None, command: Any, dice: DiceSource
+    ) -> list[DomainEvent]:
+        return rules.decide(state, side, command, dice)
+
+    def evolve(self, state: ShipsState, event: DomainEvent) -> ShipsState:
+        return evolve(state, event)
+
+    def to_act(self, state: ShipsState) -> list[str | None]:
+        return to_act(state)
+
+    def legal_commands(self, state: ShipsState, side: str | None) -> list[Any]:
+        return bot.legal_commands(state, side)
+
+    def bot_command(self, state: ShipsState, side: str | None) -> Any:
+        return bot.bot_command(state, side)
+
+    def read_model(self, state: ShipsState) -> GameView:
+        return view.read_model(state)
+
+    def describe(self, event: DomainEvent) -> str:
+        return view.describe(event)
+
+    def dump_state(self, state: ShipsState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load_state(self, data: Mapping[str, Any]) -> ShipsState:
+        return ShipsState.model_validate(dict(data))
+
+    def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
+        """Nobody sees a deck's order (the shuffle faces), only its own deck's list; a player
+        sees only its own draws
+        (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws. A face-down
+        fleet is a digest to everyone but its owner until revealed (ST-1.3, ST-1.9); cards
+        played are public once played."""
+        if viewer is None:
+            return event
+        if isinstance(event, DeckShuffled):
+            deck = event.deck if event.player == viewer else [HIDDEN] * len(event.deck)
+            return event.model_copy(update={"faces": [], "deck": deck})
+        if isinstance(event, CardsDrawn) and event.player != viewer:
+            return event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
+        if isinstance(event, FleetCommitted) and event.player != viewer and event.fleet:
+            return event.model_copy(update={"fleet": None})
+        if (
+            isinstance(event, CommandIssued)
+            and event.side != viewer
+            and event.command.get("type") == "form_fleet"
+        ):
+            return event.model_copy(
+                update={"command": {**event.command, "fleet": None, "salt": None}}
+            )
+        if isinstance(event, CommandIssued) and event.command.get("draws"):
+            draws = {
+                pid: (cards if pid == viewer else [HIDDEN] * len(cards))
+                for pid, cards in event.command["draws"].items()
+            }
+            return event.model_copy(update={"command": {**event.command, "draws": draws}})
+        return event

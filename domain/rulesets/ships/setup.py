@@ -1,0 +1,233 @@
+"""Setting up each battle: decks shuffled from the game's dice (ST-1.1), hands drawn or refilled to
+8 (ST-1.2, ST-4.3), order cards (ST-1.2), drawing two at a time until a ship card shows (ST-1.7),
+dropping out (ST-5.5); fleets formed face down (ST-1.3) and revealed (ST-1.9).
+
+With physical cards a scribe enters what was drawn: the turn order and, per player, the cards in
+the order drawn; they are checked against what the deck can still hold, and from then on the
+deck's order is unknown (every later draw is named)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+from domain.cards import shuffle, shuffle_probability
+from domain.dice import DiceSource
+from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase
+from domain.rulesets.ships import events as ev
+from domain.rulesets.ships.commands import FormFleet, RevealFleet, StartBattle
+from domain.rulesets.ships.data import ShipCard
+from domain.rulesets.ships.fleet import fleet_content
+from domain.rulesets.ships.flow import Emitter, end_game, step_done
+from domain.rulesets.ships.placement import check_fleet
+from domain.rulesets.ships.state import ShipsState
+from domain.sealed import Commitment, verify_reveal
+
+
+def has_ship(state: ShipsState, cards: tuple[str, ...] | list[str]) -> bool:
+    index = state.data.cards.by_id()
+    return any(isinstance(index.get(c), ShipCard) for c in cards)
+
+
+class _Named:
+    """The cards a scribe says a player drew, taken in order and checked against the deck."""
+
+    def __init__(self, player: str, cards: list[str], deck: tuple[str, ...]) -> None:
+        self.player = player
+        self.cards = list(cards)
+        self.left = Counter(deck)
+
+    def take(self, n: int, rule: str) -> list[str]:
+        got = self.cards[:n]
+        if len(got) < n:
+            raise IllegalCommand(
+                f"{self.player} must draw {n} more card(s) here; {len(got)} named", rule=rule
+            )
+        self.cards = self.cards[n:]
+        for card in got:
+            if self.left[card] <= 0:
+                raise IllegalCommand(
+                    f"{self.player}'s deck cannot hold another {card!r}", rule=rule
+                )
+            self.left[card] -= 1
+        return got
+
+
+def _draw(em: Emitter, player: str, n: int, rule: str, named: _Named | None) -> list[str]:
+    """Draw up to ``n`` from the top (or as named); an empty deck stops the draw (ST-5.5)."""
+    p = em.state.players[player]
+    k = min(n, len(p.deck))
+    cards = named.take(k, rule) if named is not None else list(p.deck[:k])
+    if k or n:
+        em.emit(ev.CardsDrawn(player=player, cards=cards, rule=rule, empty=k < n))
+    return cards
+
+
+def start_battle(
+    state: ShipsState, side: str | None, cmd: StartBattle, dice: DiceSource
+) -> Emitter:
+    """The setup of the next battle, as one system step.
+
+    Raises:
+        WrongPhase: not between battles. InvalidCommand / IllegalCommand: named order or draws
+        with computer-dealt cards, or ones that do not fit (ST-1.2, ST-4.3, ST-1.7).
+    """
+    if state.phase != "setup" or state.finished:
+        raise WrongPhase("a battle is under way", rule="ST-4.3")
+    named_mode = cmd.draws is not None or cmd.order is not None
+    if named_mode and not state.physical:
+        raise InvalidCommand(
+            "the order and the draws come from the game's dice; naming them is for physical cards",
+            rule="ST-1.2",
+        )
+    if state.physical and not state.deck_known and cmd.draws is None:
+        raise InvalidCommand(
+            "the deck order is not recorded (physical cards): name the cards drawn",
+            rule="ST-4.3",
+        )
+    em = Emitter(state)
+    battle = state.battle + 1
+    em.emit(ev.BattleStarted(battle=battle))
+    playing = [pid for pid in state.seating if not state.players[pid].out]
+    draws = cmd.draws or {}
+    unknown = set(draws) - set(playing)
+    if unknown:
+        raise InvalidCommand(f"no player(s) {sorted(unknown)} draw now", rule="ST-4.3")
+    if battle == 1:
+        for pid in state.seating:
+            deck = next(d for d in state.data.decks.decks if d.id == state.players[pid].deck_id)
+            full = deck.full()
+            if cmd.draws is not None:
+                em.emit(ev.DeckShuffled(player=pid, deck=full, known=False))
+                continue
+            start = dice.position
+            _, faces = shuffle(full, dice)
+            p = shuffle_probability(len(full))
+            em.emit(
+                ev.DeckShuffled(
+                    player=pid,
+                    deck=full,
+                    faces=list(faces),
+                    p_outcome=str(p),
+                    odds=f"1/{len(full)}! for each order of {len(full)} cards (dice #{start}..)",
+                    next_die=dice.position,
+                )
+            )
+    namers = {
+        pid: _Named(pid, draws[pid], em.state.players[pid].deck)
+        for pid in playing
+        if cmd.draws is not None
+    }
+    if cmd.draws is not None:
+        for pid in playing:
+            if pid not in draws:
+                raise InvalidCommand(f"name the cards {pid} drew (an empty list if none)")
+    refill_rule = "ST-1.2" if battle == 1 else "ST-4.3"
+    size = state.scenario.hand_size
+    for pid in playing:
+        need = size - len(em.state.players[pid].hand)
+        if need > 0:
+            _draw(em, pid, need, refill_rule, namers.get(pid))
+    _order(em, playing, cmd, dice, battle)
+    for pid in list(em.state.order):  # ST-1.7, in turn order
+        while not has_ship(em.state, em.state.players[pid].hand) and em.state.players[pid].deck:
+            _draw(em, pid, 2, "ST-1.7", namers.get(pid))
+        if not has_ship(em.state, em.state.players[pid].hand):
+            em.emit(ev.PlayerDroppedOut(player=pid, vp=em.state.players[pid].vp))
+    for pid, named in namers.items():
+        if named.cards:
+            raise IllegalCommand(
+                f"{pid} drew only {len(draws[pid]) - len(named.cards)} card(s) here, not "
+                f"{len(draws[pid])}",
+                rule=refill_rule,
+            )
+    left = len(em.state.order)
+    if left == 0 or (left < 2 and state.options.end_with_one_player):
+        end_game(em, "fewer than two players can field a fleet", "ST-5.5")
+        return em
+    em.emit(ev.StepStarted(phase="formation", player=em.state.order[0], cursor=0, rule="ST-1.3"))
+    return em
+
+
+def _order(
+    em: Emitter, playing: list[str], cmd: StartBattle, dice: DiceSource, battle: int
+) -> None:
+    """ST-1.2: order cards: a uniformly random order of the players (1/n! each)."""
+    n = len(playing)
+    p = str(Fraction(1, math.factorial(n)))
+    odds = f"1/{n}! = {p} for each order of {n} players"
+    if cmd.order is not None:
+        if sorted(cmd.order) != sorted(playing):
+            raise InvalidCommand(
+                f"the order cards must order exactly {', '.join(playing)}", rule="ST-1.2"
+            )
+        em.emit(ev.TurnOrderDrawn(battle=battle, order=list(cmd.order), p_outcome=p, odds=odds))
+        return
+    order, faces = shuffle(playing, dice)
+    em.emit(
+        ev.TurnOrderDrawn(
+            battle=battle,
+            order=list(order),
+            faces=list(faces),
+            p_outcome=p,
+            odds=odds,
+            next_die=dice.position,
+        )
+    )
+
+
+def _check_turn(state: ShipsState, side: str | None, phase: str, rule: str) -> str:
+    if state.phase != phase:
+        raise WrongPhase(f"this is not the {phase} step (now: {state.phase})", rule=rule)
+    active = state.active
+    if side is None or side != active:
+        raise NotYourTurn(f"it is {active}'s turn to act, not {side or 'the umpire'}'s", rule=rule)
+    return side
+
+
+def form_fleet(state: ShipsState, side: str | None, cmd: FormFleet) -> Emitter:
+    """ST-1.3: place the fleet face down, in turn order: a sealed commitment (with the fleet
+    itself when the player gives it: checked against the digest and the placement rules now).
+
+    Raises:
+        WrongPhase, NotYourTurn: not this player's formation step. InvalidCommand /
+        IllegalCommand: a fleet without its salt, one that does not open the digest, or one the
+        placement rules forbid (ST-1.4–1.8).
+    """
+    player = _check_turn(state, side, "formation", "ST-1.3")
+    if (cmd.fleet is None) != (cmd.salt is None):
+        raise InvalidCommand("give the fleet with its salt, or neither", rule="ST-1.3")
+    if cmd.fleet is not None and cmd.salt is not None:
+        content = fleet_content(player, state.battle, cmd.fleet)
+        if not verify_reveal(Commitment(digest=cmd.digest), content, cmd.salt):
+            raise IllegalCommand("the fleet given does not open the digest", rule="ST-1.3")
+        check_fleet(state, player, cmd.fleet)
+    em = Emitter(state)
+    em.emit(ev.FleetCommitted(player=player, digest=cmd.digest, fleet=cmd.fleet))
+    step_done(em)
+    return em
+
+
+def reveal_fleet(state: ShipsState, side: str | None, cmd: RevealFleet) -> Emitter:
+    """ST-1.9: turn the fleet face up: it must be the fleet sealed and a legal one; after the
+    last reveal every fleet goes onto the table together.
+
+    Raises:
+        WrongPhase, NotYourTurn: not this player's reveal step. IllegalCommand: the fleet does
+        not open the commitment (ST-1.9), or breaks ST-1.3–1.8.
+    """
+    player = _check_turn(state, side, "reveal", "ST-1.9")
+    digest = state.sealed.get(player, "")
+    content = fleet_content(player, state.battle, cmd.fleet)
+    if not digest or not verify_reveal(Commitment(digest=digest), content, cmd.salt):
+        raise IllegalCommand(
+            f"this is not the fleet {player} placed face down (it does not open the "
+            f"commitment {digest[:12]}…)",
+            rule="ST-1.9",
+        )
+    check_fleet(state, player, cmd.fleet)
+    em = Emitter(state)
+    em.emit(ev.FleetRevealed(player=player, fleet=cmd.fleet, salt=cmd.salt))
+    step_done(em)
+    return em

@@ -1,0 +1,305 @@
+"""SHIPS & TACTICS read model (a zone board: seats × boxes) and one-line event descriptions.
+
+Hand cards are ``private`` units in each seat's ``hand`` zone: ``domain.read_model.redact_view``
+shows a player only its own; a fleet placed face down is a sealed marker until revealed.
+"""
+
+from __future__ import annotations
+
+from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
+from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
+from domain.rulesets.ships import events as ev
+from domain.rulesets.ships.board import ZONES
+from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
+from domain.rulesets.ships.state import ShipsState, Unit
+
+PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
+SEGMENT_NAMES = {
+    "long": "long-range fire",
+    "medium": "medium-range fire",
+    "aircraft": "carrier aircraft",
+    "short": "short-range fire",
+    "boarding": "boarding",
+}
+
+
+def _name(state: ShipsState, card_id: str) -> str:
+    card = state.data.cards.by_id().get(card_id)
+    return card.name if card is not None else card_id
+
+
+def _ship_view(state: ShipsState, u: Unit) -> UnitView:
+    card = state.data.cards.by_id()[u.card]
+    assert isinstance(card, ShipCard)
+    aboard = [x for x in state.units.values() if x.on == u.id]
+    details: dict[str, Detail] = {
+        "seat": u.owner,
+        "box": u.box,
+        "class": card.name,
+        "vp": card.vp,
+        "armour": card.armour,
+        "guns": f"{card.guns.long}/{card.guns.medium}/{card.guns.short}",
+        "characters": ", ".join(_name(state, x.card) for x in aboard if x.kind == "character"),
+        "aircraft": sum(1 for x in aboard if x.kind == "aircraft"),
+        "hacked": u.hacked,
+        "combined": ", ".join(_name(state, c) for c in u.extra_cards),
+        "provisional": True,
+    }
+    return UnitView(
+        id=u.id,
+        side=u.owner,
+        name=card.name,
+        kind="ship",
+        status=u.status,
+        damage=u.damage,
+        strength=card.hull,
+        zone=u.box,
+        details=details,
+    )
+
+
+def _aircraft_view(state: ShipsState, u: Unit) -> UnitView:
+    card = state.data.cards.by_id()[u.card]
+    assert isinstance(card, AircraftCard)
+    pilots = [x for x in state.units.values() if x.on == u.id and x.kind == "character"]
+    return UnitView(
+        id=u.id,
+        side=u.owner,
+        name=card.name,
+        kind="aircraft",
+        status=u.status,
+        damage=0,
+        strength=1,
+        zone="air" if u.air in ("out", "returning") else u.box,
+        details={
+            "seat": u.owner,
+            "carrier": u.on,
+            "state": u.air,
+            "attack": card.attack,
+            "dogfight": card.dogfight,
+            "pilots": ", ".join(_name(state, p.card) for p in pilots),
+        },
+    )
+
+
+def read_model(state: ShipsState) -> GameView:
+    units: list[UnitView] = []
+    for u in state.units.values():
+        if u.kind == "ship":
+            units.append(_ship_view(state, u))
+        elif u.kind == "aircraft":
+            units.append(_aircraft_view(state, u))
+    cards = state.data.cards.by_id()
+    for pid in state.seating:
+        if pid in state.sealed and pid not in state.revealed and not state.units:
+            units.append(
+                UnitView(
+                    id=f"{pid}-sealed-fleet",
+                    side=pid,
+                    name="fleet face down",
+                    kind="sealed",
+                    status="active",
+                    damage=0,
+                    strength=1,
+                    zone="vanguard",
+                    details={"seat": pid, "commitment": state.sealed[pid][:12]},
+                )
+            )
+        planned = state.planned.get(pid) if not state.units else None
+        in_hand = list(state.players[pid].hand)
+        if planned is not None:  # the face-down fleet, seen by its owner only
+            for box in ("vanguard", "rearguard"):
+                for n, plan in enumerate(getattr(planned, box), start=1):
+                    aircraft = ", ".join(_name(state, a.card) for a in plan.aircraft)
+                    units.append(
+                        UnitView(
+                            id=f"{pid}-face-down-{box[0].upper()}{n}",
+                            side=pid,
+                            name=_name(state, plan.card),
+                            kind="face-down ship",
+                            status="active",
+                            damage=0,
+                            strength=1,
+                            zone=box,
+                            details={
+                                "seat": pid,
+                                "card": plan.card,
+                                "aircraft": aircraft,
+                                "characters": ", ".join(
+                                    _name(state, c)
+                                    for c in [
+                                        *plan.characters,
+                                        *(x for a in plan.aircraft for x in a.characters),
+                                    ]
+                                ),
+                            },
+                            private=True,
+                        )
+                    )
+            for card_id in planned.cards():
+                if card_id in in_hand:
+                    in_hand.remove(card_id)
+        for i, card_id in enumerate(in_hand, start=1):
+            card = cards.get(card_id)
+            units.append(
+                UnitView(
+                    id=f"{pid}-hand-{i}",
+                    side=pid,
+                    name=card.name if card is not None else card_id,
+                    kind=f"card:{card.kind if card is not None else '?'}",
+                    status="active",
+                    damage=0,
+                    strength=1,
+                    zone="hand",
+                    details={"seat": pid, "card": card_id},
+                    private=True,
+                )
+            )
+    sides = []
+    for pid in state.seating:
+        p = state.players[pid]
+        ships = [u for u in state.units.values() if u.owner == pid and u.kind == "ship"]
+        sides.append(
+            SideView(
+                id=pid,
+                name=p.name,
+                vp=p.vp,
+                units_total=len(ships),
+                units_active=sum(1 for u in ships if u.status == "active"),
+                details={
+                    "seat": state.seating.index(pid) + 1,
+                    "turn order": state.order.index(pid) + 1 if pid in state.order else None,
+                    "deck": p.deck_id,
+                    "hand": len(p.hand),
+                    "deck left": len(p.deck),
+                    "dropped out": p.out,
+                },
+            )
+        )
+    result = None
+    if state.finished:
+        vp = {pid: p.vp for pid, p in state.players.items()}
+        best = max(vp.values())
+        leaders = [pid for pid, v in vp.items() if v == best]
+        result = ResultView(
+            winner=leaders[0] if len(leaders) == 1 else None,
+            reason="most VP" if len(leaders) == 1 else "tied for most VP",
+            rule="ST-4.4",
+            vp=vp,
+        )
+    phase: str = state.phase
+    if state.segment and phase in ("minovsky", "launch", "turns"):
+        phase = f"{SEGMENT_NAMES[state.segment]} ({phase})"
+    notes = [PROVISIONAL]
+    if state.minovsky:
+        notes.append("Minovsky particles dispersed (ST-5.3)")
+    active = state.pending.defenders[0] if state.pending and state.pending.defenders else None
+    return GameView(
+        ruleset="ships",
+        ruleset_name="SHIPS & TACTICS multiplayer",
+        scenario=state.scenario.title or state.scenario.id,
+        turn=max(state.battle, 1),
+        phase=phase,
+        active_side=active or state.active,
+        sides=sides,
+        units=units,
+        board=BoardView(
+            kind="zones",
+            width=len(state.seating),
+            height=len(ZONES),
+            unit="box",
+            zones=list(ZONES),
+            seats=list(state.seating),
+        ),
+        result=result,
+        notes=notes,
+    )
+
+
+def describe(event: DomainEvent) -> str:
+    e = event
+    if isinstance(e, CommandIssued):
+        return f"order #{e.index} from {e.side or 'umpire'}: {e.command.get('type')}"
+    if isinstance(e, DiceRolled):
+        return f"{e.purpose}: {e.outcome}"
+    if isinstance(e, GameEnded):
+        return f"game over: {e.winner or 'draw'} ({e.reason}); VP {e.vp}"
+    if isinstance(e, ev.BattleStarted):
+        return f"battle {e.battle} begins"
+    if isinstance(e, ev.DeckShuffled):
+        how = f"shuffled ({e.odds})" if e.known else "shuffled by hand (order not recorded)"
+        return f"{e.player}'s deck of {len(e.deck)} cards {how}"
+    if isinstance(e, ev.CardsDrawn):
+        why = {"ST-1.2": "draws", "ST-4.3": "refills", "ST-1.7": "has no ship card, draws"}
+        empty = " — deck empty" if e.empty else ""
+        return f"{e.player} {why.get(e.rule, 'draws')} {len(e.cards)}: {', '.join(e.cards)}{empty}"
+    if isinstance(e, ev.TurnOrderDrawn):
+        return f"battle {e.battle} turn order {' > '.join(e.order)} (each order {e.p_outcome})"
+    if isinstance(e, ev.PlayerDroppedOut):
+        return f"{e.player} has no deck and no ship card: out, keeps {e.vp} VP"
+    if isinstance(e, ev.FleetCommitted):
+        return f"{e.player} places a fleet face down (commitment {e.digest[:12]}…)"
+    if isinstance(e, ev.FleetRevealed):
+        v = [s.card for s in e.fleet.vanguard]
+        r = [s.card for s in e.fleet.rearguard]
+        return f"{e.player} reveals vanguard {v} rearguard {r}"
+    if isinstance(e, ev.FleetsPlaced):
+        ships = sum(1 for u in e.units if u.kind == "ship")
+        extra = f"; combined {e.combined} (ST-5.4)" if e.combined else ""
+        return f"all fleets revealed: {ships} ships on the table{extra}"
+    if isinstance(e, ev.SegmentStarted):
+        return f"{SEGMENT_NAMES[e.segment]} segment"
+    if isinstance(e, ev.StepStarted):
+        return f"{e.phase}: {e.player}" if e.player else "setting up the next battle"
+    if isinstance(e, ev.MinovskyAnswered):
+        return (
+            f"{e.player} {'disperses Minovsky particles' if e.dispersed else 'does not disperse'}"
+        )
+    if isinstance(e, ev.AircraftLaunched):
+        moved = f", pilots {e.pilots}" if e.pilots else ""
+        return f"{e.player} launches {len(e.aircraft)} aircraft{moved}"
+    if isinstance(e, ev.AttackDeclared):
+        what = f"line weapon at {e.centre}" if e.line else "attacks"
+        cards = f" with {', '.join(e.cards)}" if e.cards else ""
+        return f"{e.player}'s {e.ship} {what} {', '.join(e.targets)}{cards}"
+    if isinstance(e, ev.DefencePlayed):
+        return f"{e.player} defends with {', '.join(e.cards) or 'nothing'}"
+    if isinstance(e, ev.HitResolved):
+        kept = [c for c in e.cards if c not in e.cancelled]
+        sat = f" +{e.saturation} saturation" if e.saturation else ""
+        text = (
+            f"{e.player} hits {e.target}: guns {e.guns} + cards {kept}{sat} − armour {e.armour}"
+            f" = {e.damage} damage ({e.total}/{e.hull})"
+        )
+        if e.cancelled:
+            text += f"; cancelled {e.cancelled}"
+        if e.sunk:
+            text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
+            if e.earlier_hitters:
+                text += f"; earlier hits by {', '.join(e.earlier_hitters)} score nothing"
+        return text + " [provisional]"
+    if isinstance(e, ev.DogfightResolved):
+        return (
+            f"air battle over {e.defender}: {e.attacker} {e.attack_strength} v "
+            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} [provisional]"
+        )
+    if isinstance(e, ev.AirStrikeFlown):
+        return f"{e.player} strikes: " + "; ".join(f"{len(a)} at {t}" for t, a in e.groups.items())
+    if isinstance(e, ev.AircraftReturned):
+        return f"{e.player} sends {', '.join(e.aircraft)} back to their ships"
+    if isinstance(e, ev.AircraftRecovered):
+        return f"aircraft recovered {e.recovered}, lost {e.lost}"
+    if isinstance(e, ev.BoardingResolved):
+        outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
+        return f"{e.player}'s {e.ship} boards {e.target}: {e.attack} v {e.defence}: {outcome}"
+    if isinstance(e, ev.ShipsHacked):
+        return f"{e.player} hacks {', '.join(e.targets)}"
+    if isinstance(e, ev.TurnEnded):
+        return f"{e.player} ends the {SEGMENT_NAMES[e.segment]} turn"
+    if isinstance(e, ev.BattleScored):
+        return f"battle {e.battle} over: survivors score {e.vp}"
+    return type(e).__name__
+
+
+def is_character(state: ShipsState, card_id: str) -> bool:
+    return isinstance(state.data.cards.by_id().get(card_id), CharacterCard)
