@@ -25,7 +25,14 @@ from domain.dice import (
     ScriptedDice,
     SeededDice,
 )
-from domain.errors import DiceMismatch, GameOver, InvalidCommand, RecordError, WakeError
+from domain.errors import (
+    DiceMismatch,
+    GameOver,
+    InvalidCommand,
+    RecordError,
+    WakeError,
+    validation_summary,
+)
 from domain.events import (
     ENGINE_EVENTS,
     CommandIssued,
@@ -92,6 +99,11 @@ class GameState:
         return get_ruleset(self.header.ruleset.id)
 
 
+# What data that does not fit raises inside a ruleset's pure functions (pydantic's
+# ValidationError is a ValueError): turned into a RecordError naming the event or the header.
+_BAD_DATA = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError)
+
+
 @cache
 def registry_for(ruleset_id: str) -> EventRegistry:
     """Every topic a game of ``ruleset_id`` may contain."""
@@ -103,7 +115,8 @@ def new_game(header: GameHeader) -> GameState:
 
     Raises:
         UnknownRuleset: the header names a ruleset this engine does not have.
-        RecordError: the header was made by another version of the ruleset.
+        RecordError: the header was made by another version of the ruleset, or its scenario
+            or options do not fit the ruleset.
     """
     ruleset = get_ruleset(header.ruleset.id)
     meta = ruleset.meta
@@ -113,9 +126,18 @@ def new_game(header: GameHeader) -> GameState:
             f"game was recorded with {header.ruleset.id} {header.ruleset.version}; "
             f"this engine plays {header.ruleset.id} {known}"
         )
+    try:
+        rules = ruleset.initial_state(header)
+    except WakeError:
+        raise
+    except _BAD_DATA as exc:  # the header's scenario or options do not fit the ruleset
+        raise RecordError(
+            f"the header does not describe a game {header.ruleset.id} can start: "
+            f"{validation_summary(exc)}"
+        ) from exc
     return GameState(
         header=header,
-        rules=ruleset.initial_state(header),
+        rules=rules,
         seq=0,
         commands=0,
         dice_position=0,
@@ -182,6 +204,7 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
         state.result,
     )
     seq = state.seq
+    fact: Any = None
     try:
         for fact in facts:
             seq += 1
@@ -213,8 +236,19 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
             if end is not None and end > dice:  # die n is thrown once: never go back
                 dice = end
             head = fact["digest"]
+    except RecordError:
+        raise
     except KeyError as exc:
-        raise RecordError(f"event {seq}: the stored fact has no {exc} field") from exc
+        if isinstance(fact, Mapping) and exc.args and exc.args[0] not in fact:
+            missing = exc.args[0]
+            if missing in ("seq", "command", "topic", "automatic", "payload", "digest"):
+                raise RecordError(f"event {seq}: the stored fact has no {exc} field") from exc
+        raise RecordError(f"event {seq}: cannot be applied to the game (KeyError: {exc})") from exc
+    except _BAD_DATA as exc:  # a payload that fits its event but not the game (forged record)
+        raise RecordError(
+            f"event {seq}: cannot be applied to the game ({type(exc).__name__}: "
+            f"{validation_summary(exc)})"
+        ) from exc
     return GameState(state.header, rules, seq, commands, dice, head, result)
 
 
