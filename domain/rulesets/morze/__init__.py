@@ -179,4 +179,3 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
 
     def load_state(self, data: Mapping[str, Any]) -> MorzeState:
         return MorzeState.model_validate(dict(data))
-
