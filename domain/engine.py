@@ -374,16 +374,21 @@ class Session:
         """Let the bot give the next order for whoever is to act; None when nobody can act.
 
         ``dice`` overrides the game's dice (e.g. a scribe's sheet of physical faces)."""
-        if self.state.result is not None:
-            return None
-        ruleset = self.state.ruleset
-        for side in ruleset.to_act(self.state.rules):
-            command = ruleset.bot_command(self.state.rules, side)
-            if command is not None:
-                return self.submit(
-                    CommandEnvelope(side=side, command=command.model_dump(mode="json")), dice
-                )
+        envelope = bot_order(self.state)
+        return None if envelope is None else self.submit(envelope, dice)
+
+
+def bot_order(state: GameState) -> CommandEnvelope | None:
+    """The bot's next order for the first side to act that has one; None when nobody can act
+    (or the game is over)."""
+    if state.result is not None:
         return None
+    ruleset = state.ruleset
+    for side in ruleset.to_act(state.rules):
+        command = ruleset.bot_command(state.rules, side)
+        if command is not None:
+            return CommandEnvelope(side=side, command=command.model_dump(mode="json"))
+    return None
 
 
 def header_for(
@@ -426,6 +431,7 @@ __all__ = [
     "Session",
     "WakeError",
     "apply_fact",
+    "bot_order",
     "execute",
     "fold",
     "header_for",

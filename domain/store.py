@@ -9,7 +9,7 @@ Tables (and the PostgreSQL schema) are created on first use.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
@@ -200,15 +200,42 @@ class GameStore(Application[UUID]):
             GameNotFound, WakeError: unknown game or refused order (nothing is appended).
             StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
         """
+        _, facts = self.submit_next(game_id, lambda _: envelope)
+        assert facts is not None
+        return facts
+
+    def submit_next(
+        self,
+        game_id: str,
+        choose: Callable[[GameState], CommandEnvelope | None],
+        game: Game | None = None,
+    ) -> tuple[Game, list[Fact] | None]:
+        """Give one order, chosen by ``choose`` from the game's current state, and save it.
+
+        On a write conflict (another writer appended first) the game is loaded again and the
+        order chosen and decided again on the fresh state: a bot decides anew, a fixed order is
+        judged anew. ``game`` is the aggregate returned by the previous call, which saves a load
+        per order while nobody else writes. Returns the aggregate (pass it to the next call) and
+        the facts saved, or None if ``choose`` had no order.
+
+        Raises:
+            GameNotFound, WakeError: unknown game or refused order (nothing is appended).
+            StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
+        """
         for _ in range(MAX_ATTEMPTS):
-            game = self._load(game_id)
+            if game is None:
+                game = self._load(game_id)
+            envelope = choose(game.state)
+            if envelope is None:
+                return game, None
             facts = game.submit(envelope)
             try:
                 self.save(game)
             except IntegrityError:
                 self.conflicts += 1
+                game = None  # its unsaved facts were decided on a stale state
                 continue
-            return facts
+            return game, facts
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
 
     # --- reading -----------------------------------------------------------------------------

@@ -31,7 +31,15 @@ from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
-from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
+from domain.engine import (
+    CommandEnvelope,
+    GameState,
+    Session,
+    apply_fact,
+    bot_order,
+    header_for,
+    new_game,
+)
 from domain.errors import (
     InvalidCommand,
     NoSuchEvent,
@@ -267,24 +275,43 @@ def play(
     bots: Annotated[bool | None, typer.Option(help="bots play every side")] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Play a stored game on: bots against bots, or the orders of a command file."""
+    """Play a stored game on: bots against bots, or the orders of a command file.
+
+    Each order is saved as it is given; if another writer appends to the game meanwhile, the
+    order is decided again on the fresh state (a bot chooses again), as ``submit`` does."""
     with _errors():
         st = GameStore(store)
-        header, facts = st.facts(game_id)
-        session = Session(header, facts)
-        known = len(session.facts)
         envelopes = _read_commands(commands) if commands else None
+        use_bots = bots if bots is not None else envelopes is None
+        added = 0
+        game: Game | None = None
         try:
-            _play(session, envelopes, bots if bots is not None else envelopes is None)
-        finally:
-            new = session.facts[known:]
-            if new:
-                game: Game = st.repository.get(uuid.UUID(game_id))
-                game.record(new)
-                st.save(game)
-        typer.echo(
-            f"{game_id}: {len(session.facts) - known} new events; {st.summary(game_id).result}"
-        )
+            with _progress() as progress:
+                if envelopes is not None:
+                    task = progress.add_task("playing orders", total=len(envelopes))
+                    for envelope in envelopes:
+                        game, facts = st.submit_next(game_id, _fixed(envelope), game)
+                        added += len(facts or ())
+                        progress.advance(task)
+                if use_bots:
+                    task = progress.add_task("bots playing", total=None)
+                    for _ in range(MAX_BOT_COMMANDS):
+                        game, facts = st.submit_next(game_id, bot_order, game)
+                        if facts is None:
+                            break
+                        added += len(facts)
+                        progress.advance(task)
+        except WakeError:
+            if added:  # the orders before the refused one are kept
+                typer.echo(f"{game_id}: {added} new events saved before this order", err=True)
+            raise
+        retried = f" ({st.conflicts} write conflicts retried)" if st.conflicts else ""
+        typer.echo(f"{game_id}: {added} new events{retried}; {st.summary(game_id).result}")
+
+
+def _fixed(envelope: CommandEnvelope) -> Callable[[GameState], CommandEnvelope]:
+    """The same order whatever the state (``GameStore.submit_next`` judges it anew)."""
+    return lambda _: envelope
 
 
 @app.command()
