@@ -18,11 +18,12 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel, ConfigDict
 
-from domain.aggregate import Game
+from domain.aggregate import STORED_TOPICS, Game
 from domain.engine import CommandEnvelope, Fact, GameState, Session, fold, new_game
 from domain.errors import GameNotFound, StoreError
 from domain.header import GameHeader
@@ -108,6 +109,28 @@ class _FactRows:
             yield body["fact"]
 
 
+class RegistryMapper(Mapper[UUID]):
+    """The library's mapper, but a row is decoded only if its topic is one of Wake's own
+    (``STORED_TOPICS``): the library resolves a row's topic by importing the module it names."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> DomainEventProtocol[UUID]:
+        """Decode a row.
+
+        Raises:
+            StoreError: the row's topic is not one of Wake's; nothing is imported.
+        """
+        topic = stored_event.topic
+        if topic not in STORED_TOPICS:
+            shown = repr(topic) if len(repr(topic)) <= 60 else repr(topic)[:57] + "..."
+            raise StoreError(
+                f"a stored row of game {stored_event.originator_id} (version "
+                f"{stored_event.originator_version}) has the topic {shown}, which is not one of "
+                f"Wake's ({', '.join(sorted(STORED_TOPICS))}); it was not loaded and nothing it "
+                "names was imported"
+            )
+        return super().to_domain_event(stored_event)
+
+
 class GameSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -158,6 +181,12 @@ class GameStore(Application[UUID]):
             raise
         except Exception as exc:  # the library raises various errors for a bad location
             raise StoreError(f"cannot open store {redact_url(loc)}: {exc}") from exc
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """Rows are decoded by topic from Wake's allow-list only (``RegistryMapper``)."""
+        return self.factory.mapper(
+            transcoder=self.construct_transcoder(), mapper_class=RegistryMapper
+        )
 
     # --- writing -----------------------------------------------------------------------------
 
