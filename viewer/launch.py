@@ -39,6 +39,8 @@ def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1"
         "false",
         "--server.fileWatcherType",
         "none",
+        "--client.showErrorDetails",
+        "none",
         "--",
         *app_args,
     ]
