@@ -30,6 +30,7 @@ from domain.errors import (
     GameOver,
     InvalidCommand,
     RecordError,
+    ScenarioError,
     WakeError,
     validation_summary,
 )
@@ -408,7 +409,14 @@ def header_for(
     """
 
     ruleset = get_ruleset(ruleset_id)
-    resolved = ruleset.resolve_scenario(scenario)
+    try:
+        resolved = ruleset.resolve_scenario(scenario)
+    except WakeError:
+        raise
+    except _BAD_DATA as exc:  # a scenario shaped unlike any the ruleset knows
+        raise ScenarioError(
+            f"invalid {ruleset.meta.name} scenario: {validation_summary(exc)}"
+        ) from exc
     sides = [
         SideSpec(id=sid, name=name, controller=(controllers or {}).get(sid, "human"))
         for sid, name in ruleset.sides(resolved)

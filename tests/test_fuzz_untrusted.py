@@ -248,3 +248,37 @@ def test_submit_cli(game: tuple[str, str], order: str, dice: str | None, side: s
     if code == 2:
         assert len(GameStore(store).facts(gid)[1]) == before
         assert out.startswith("error (") and out.count("\n") == 1, out
+
+
+SCENARIOS = {
+    "morze": FIXTURES / "scenarios" / "morze" / "river_plate.json",
+    "iron_oak": FIXTURES / "scenarios" / "iron_oak" / "hampton_roads.json",
+    "armada": FIXTURES / "scenarios" / "armada" / "core_learning.json",
+}
+
+
+@settings(FUZZ, max_examples=12)
+@given(
+    st.sampled_from(sorted(SCENARIOS)),
+    st.one_of(st.none(), st.text(max_size=10)),
+    JSON,
+    st.lists(st.builds(lambda k, v: f"{k}={_dumps(v)}", st.text(max_size=8), JSON), max_size=2),
+)
+def test_start_with_odd_scenarios_and_options(
+    files: Path, ruleset: str, key: str | None, value: Any, options: list[str]
+) -> None:
+    """A scenario with one field replaced (or replaced whole) and odd options: a game or exit 2."""
+    scenario: Any = json.loads(SCENARIOS[ruleset].read_text("utf-8"))
+    if key is None:
+        scenario = value
+    else:
+        scenario[key if key in scenario or not scenario else sorted(scenario)[0]] = value
+    path = files / "scenario.json"
+    path.write_text(_dumps(scenario), "utf-8")
+    args = ["start", ruleset, str(path), "--seed", "1", "--store", str(files / "start.sqlite3")]
+    for option in options:
+        args += ["--option", option]
+    code, out = _wake(*args)
+    assert code in (0, 2), out
+    if code == 2:
+        assert out.startswith("error (") and out.count("\n") == 1, out

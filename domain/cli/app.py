@@ -68,7 +68,8 @@ _FACE = re.compile(r"[0-9]{1,6}")  # a face as written: digits only (no sign, "_
 
 def _fail(exc: WakeError, code: int = 2) -> None:
     rule = f" [{exc.rule}]" if exc.rule else ""
-    typer.echo(f"error ({exc.code}){rule}: {exc.message}", err=True)
+    message = " ".join(exc.message.split())  # one line, whatever the message holds
+    typer.echo(f"error ({exc.code}){rule}: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -113,11 +114,19 @@ def _read_text(path: Path, what: str) -> str:
         raise ScenarioError(f"{what} {path} is not UTF-8 text ({exc.reason})") from None
 
 
-def _load_json(path: Path, what: str) -> Any:
+def _load_json(path: Path, what: str) -> dict[str, Any]:
+    """A JSON object from a file (a scenario, a class table).
+
+    Raises:
+        ScenarioError: unreadable, not JSON within the limits, or not an object.
+    """
     try:
-        return safe_json.loads(_read_text(path, what))
+        data = safe_json.loads(_read_text(path, what))
     except safe_json.JSONInputError as exc:
         raise ScenarioError(f"{what} {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{what} {path} must be a JSON object, not {type(data).__name__}")
+    return data
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
