@@ -152,3 +152,24 @@ def test_the_launcher_hides_error_details() -> None:
 
     cmd = streamlit_command(8600, [])
     assert cmd[cmd.index("--client.showErrorDetails") + 1] == "none"
+
+
+def test_the_launcher_bounds_uploads() -> None:
+    from viewer.launch import streamlit_command
+    from viewer.loading import MAX_UPLOAD_BYTES
+
+    cmd = streamlit_command(8600, [])
+    assert int(cmd[cmd.index("--server.maxUploadSize") + 1]) * 1024 * 1024 == MAX_UPLOAD_BYTES
+
+
+def test_a_local_record_that_is_a_fifo_is_refused(tmp_path: Path) -> None:
+    import os
+
+    from viewer.loading import LoadError, from_file
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs FIFOs")
+    fifo = tmp_path / "p.wake.json"
+    os.mkfifo(fifo)
+    with pytest.raises(LoadError, match="not a regular file"):
+        from_file(fifo)
