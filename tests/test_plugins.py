@@ -87,18 +87,12 @@ def test_wake_rulesets_lists_the_plugins_found(third_party: Path, tmp_path: Path
     store = str(tmp_path / "s.sqlite3")
     started = subprocess.run(
         [*WAKE, "start", "duel", str(scenario), "--seed", "4", "--store", store],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
+        capture_output=True, text=True, env=env, cwd=ROOT,
     )
     assert started.returncode == 0, started.stderr
     refused = subprocess.run(
         [*WAKE, "start", "broken", str(scenario), "--store", store],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
+        capture_output=True, text=True, env=env, cwd=ROOT,
     )
     assert refused.returncode == 2
     assert "ruleset plugin 'broken'" in refused.stderr + refused.stdout

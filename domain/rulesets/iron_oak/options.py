@@ -97,3 +97,4 @@ def version_tuple(version: str) -> tuple[int, int]:
     """``"1.0"`` → ``(1, 0)``."""
     major, _, minor = version.partition(".")
     return int(major), int(minor or 0)
+

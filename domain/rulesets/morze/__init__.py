@@ -179,3 +179,4 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
 
     def load_state(self, data: Mapping[str, Any]) -> MorzeState:
         return MorzeState.model_validate(dict(data))
+
