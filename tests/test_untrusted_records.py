@@ -122,9 +122,13 @@ def test_empty_events_cost_little_memory() -> None:
     assert peak < 100 * 1024 * 1024, peak
 
 
-def test_the_container_limit() -> None:
+def test_the_container_and_item_limits() -> None:
     with pytest.raises(safe_json.JSONInputError, match="more than 10 objects and arrays"):
         safe_json.loads("[" + ",".join(["{}"] * 11) + "]", max_containers=10)
+    with pytest.raises(safe_json.JSONInputError, match="more than 10 values"):
+        safe_json.loads('["a,b,c,d,e,f,g,h,i,j,k", ' + ",".join(['"x"'] * 10) + "]", max_items=10)
+    commas_in_strings = '["a,b,c,d,e,f,g,h,i,j,k,l,m", "[[[[[[[[[[[[", "\\\\", "\\"[{"]'
+    assert len(safe_json.loads(commas_in_strings, max_items=10, max_containers=2)) == 4
 
 
 # --- gap 6: every case of the probe is one line --------------------------------------------------
@@ -238,6 +242,7 @@ def test_limits_are_documented() -> None:
         "MAX_EVENTS",
         "MAX_DEPTH",
         "MAX_CONTAINERS",
+        "MAX_ITEMS",
         "MAX_SAFE_INTEGER",
     ):
         assert name in doc, name
