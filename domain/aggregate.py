@@ -7,16 +7,19 @@ so modules can move without breaking stores. Snapshots store the state as plain 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, cast
+from types import MappingProxyType
+from typing import Any, Final, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
-from eventsourcing.utils import get_topic, register_topic, resolve_topic
+from eventsourcing.utils import get_topic, register_topic
 
 from domain.dice import DiceSource
 from domain.engine import CommandEnvelope, Fact, GameState, apply_fact, execute, new_game
+from domain.errors import StoreError, validation_summary
 from domain.events import GameEnded
 from domain.header import GameHeader
 
@@ -63,7 +66,29 @@ class Game(Aggregate):
             )
 
         def mutate(self, _: None) -> Game:
-            cls = cast(type[Game], resolve_topic(self.topic))
+            """The game this snapshot holds.
+
+            Raises:
+                StoreError: the snapshot names a class other than Wake's own game (its topic
+                    is looked up in ``STORED_TOPICS``, never imported), or its body is unreadable.
+            """
+            cls = STORED_TOPICS.get(self.topic) if isinstance(self.topic, str) else None
+            if cls is not Game:
+                raise StoreError(
+                    f"the snapshot of game {self.originator_id} at version "
+                    f"{self.originator_version} names the class {_shown(self.topic)}, not "
+                    f"{Game.TOPIC!r}; it was not loaded (nothing named in a row is imported)"
+                )
+            try:
+                return self._restore()
+            except _BAD_BODY as exc:
+                raise StoreError(
+                    f"the snapshot of game {self.originator_id} at version "
+                    f"{self.originator_version} cannot be read ({type(exc).__name__}: "
+                    f"{validation_summary(exc)})"
+                ) from exc
+
+        def _restore(self) -> Game:
             body = self.state
             header = GameHeader.model_validate(body["header"])
             base = new_game(header)
@@ -76,7 +101,7 @@ class Game(Aggregate):
                 head=body["head"],
                 result=GameEnded.model_validate(body["result"]) if body["result"] else None,
             )
-            return cls.restore(self.originator_id, self.originator_version, state, self.timestamp)
+            return Game.restore(self.originator_id, self.originator_version, state, self.timestamp)
 
     def __init__(self, header: dict[str, Any]) -> None:
         self.state = new_game(GameHeader.model_validate(header))
@@ -123,3 +148,21 @@ class Game(Aggregate):
 # Nested snapshot classes are not registered by the aggregate's metaclass; register the explicit
 # topic at import so a fresh process can read snapshots written by another.
 register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
+
+#: Every topic a row of Wake's store may carry, and its class: the allow-list the store's mapper
+#: and snapshots resolve topics from. The library would import any module a topic names
+#: (``this:s`` imports ``this``); a row's topic must never choose code to run.
+STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
+    {
+        Game.TOPIC: Game,
+        Game.Created.TOPIC: Game.Created,
+        Game.FactRecorded.TOPIC: Game.FactRecorded,
+        Game.Snapshot.TOPIC: Game.Snapshot,
+    }
+)
+_BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def _shown(topic: object) -> str:
+    text = repr(topic)
+    return text if len(text) <= 60 else text[:57] + "..."

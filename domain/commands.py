@@ -4,11 +4,14 @@ Every ruleset's orders are a pydantic union of frozen models told apart by their
 :class:`OrderParser` validates the JSON against that union and turns pydantic's report into one
 line: an unknown or missing ``type`` names the order types the ruleset knows, a bad field names
 its path and the problem (``fires[0].target is missing``), without pydantic's internals or URLs.
+Orders are validated strictly, as JSON: no field is coerced (``"x": "25"`` and ``true`` are not
+numbers), so what is recorded is what was given.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -70,7 +73,13 @@ class OrderParser:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise InvalidCommand(f"unknown order type {kind!r}{hint}; {known}")
         try:
-            return self.adapter.validate_python(dict(data))
+            text = json.dumps(dict(data), allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidCommand(f"invalid {kind}: not plain JSON ({exc})") from None
+        try:
+            # strict, as JSON: "25" is not 25 and true is not 1 (a JSON array still fills a
+            # tuple and a string an enum, as they must)
+            return self.adapter.validate_json(text, strict=True)
         except ValidationError as exc:
             problems = "; ".join(self._problem(str(kind), err) for err in exc.errors())
             raise InvalidCommand(f"invalid {kind}: {problems}") from None
@@ -88,7 +97,7 @@ class OrderParser:
                 takes = f"it takes {', '.join(fields)}" if fields else "it takes none"
                 return f"{where} is not a field of {kind} ({takes})"
             return f"{where} is not a field here"
-        message = str(err["msg"])
+        message = str(err["msg"]).replace("a valid array", "a valid list")
         if message.startswith("Input should be "):
             message = "should be " + message.removeprefix("Input should be ")
         else:

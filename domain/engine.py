@@ -25,7 +25,15 @@ from domain.dice import (
     ScriptedDice,
     SeededDice,
 )
-from domain.errors import DiceMismatch, GameOver, InvalidCommand, RecordError, WakeError
+from domain.errors import (
+    DiceMismatch,
+    GameOver,
+    InvalidCommand,
+    RecordError,
+    ScenarioError,
+    WakeError,
+    validation_summary,
+)
 from domain.events import (
     ENGINE_EVENTS,
     CommandIssued,
@@ -92,6 +100,11 @@ class GameState:
         return get_ruleset(self.header.ruleset.id)
 
 
+# What data that does not fit raises inside a ruleset's pure functions (pydantic's
+# ValidationError is a ValueError): turned into a RecordError naming the event or the header.
+_BAD_DATA = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError)
+
+
 @cache
 def registry_for(ruleset_id: str) -> EventRegistry:
     """Every topic a game of ``ruleset_id`` may contain."""
@@ -103,7 +116,8 @@ def new_game(header: GameHeader) -> GameState:
 
     Raises:
         UnknownRuleset: the header names a ruleset this engine does not have.
-        RecordError: the header was made by another version of the ruleset.
+        RecordError: the header was made by another version of the ruleset, or its scenario
+            or options do not fit the ruleset.
     """
     ruleset = get_ruleset(header.ruleset.id)
     meta = ruleset.meta
@@ -113,9 +127,18 @@ def new_game(header: GameHeader) -> GameState:
             f"game was recorded with {header.ruleset.id} {header.ruleset.version}; "
             f"this engine plays {header.ruleset.id} {known}"
         )
+    try:
+        rules = ruleset.initial_state(header)
+    except WakeError:
+        raise
+    except _BAD_DATA as exc:  # the header's scenario or options do not fit the ruleset
+        raise RecordError(
+            f"the header does not describe a game {header.ruleset.id} can start: "
+            f"{validation_summary(exc)}"
+        ) from exc
     return GameState(
         header=header,
-        rules=ruleset.initial_state(header),
+        rules=rules,
         seq=0,
         commands=0,
         dice_position=0,
@@ -182,6 +205,7 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
         state.result,
     )
     seq = state.seq
+    fact: Any = None
     try:
         for fact in facts:
             seq += 1
@@ -213,8 +237,19 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
             if end is not None and end > dice:  # die n is thrown once: never go back
                 dice = end
             head = fact["digest"]
+    except RecordError:
+        raise
     except KeyError as exc:
-        raise RecordError(f"event {seq}: the stored fact has no {exc} field") from exc
+        if isinstance(fact, Mapping) and exc.args and exc.args[0] not in fact:
+            missing = exc.args[0]
+            if missing in ("seq", "command", "topic", "automatic", "payload", "digest"):
+                raise RecordError(f"event {seq}: the stored fact has no {exc} field") from exc
+        raise RecordError(f"event {seq}: cannot be applied to the game (KeyError: {exc})") from exc
+    except _BAD_DATA as exc:  # a payload that fits its event but not the game (forged record)
+        raise RecordError(
+            f"event {seq}: cannot be applied to the game ({type(exc).__name__}: "
+            f"{validation_summary(exc)})"
+        ) from exc
     return GameState(state.header, rules, seq, commands, dice, head, result)
 
 
@@ -340,16 +375,21 @@ class Session:
         """Let the bot give the next order for whoever is to act; None when nobody can act.
 
         ``dice`` overrides the game's dice (e.g. a scribe's sheet of physical faces)."""
-        if self.state.result is not None:
-            return None
-        ruleset = self.state.ruleset
-        for side in ruleset.to_act(self.state.rules):
-            command = ruleset.bot_command(self.state.rules, side)
-            if command is not None:
-                return self.submit(
-                    CommandEnvelope(side=side, command=command.model_dump(mode="json")), dice
-                )
+        envelope = bot_order(self.state)
+        return None if envelope is None else self.submit(envelope, dice)
+
+
+def bot_order(state: GameState) -> CommandEnvelope | None:
+    """The bot's next order for the first side to act that has one; None when nobody can act
+    (or the game is over)."""
+    if state.result is not None:
         return None
+    ruleset = state.ruleset
+    for side in ruleset.to_act(state.rules):
+        command = ruleset.bot_command(state.rules, side)
+        if command is not None:
+            return CommandEnvelope(side=side, command=command.model_dump(mode="json"))
+    return None
 
 
 def header_for(
@@ -369,7 +409,14 @@ def header_for(
     """
 
     ruleset = get_ruleset(ruleset_id)
-    resolved = ruleset.resolve_scenario(scenario)
+    try:
+        resolved = ruleset.resolve_scenario(scenario)
+    except WakeError:
+        raise
+    except _BAD_DATA as exc:  # a scenario shaped unlike any the ruleset knows
+        raise ScenarioError(
+            f"invalid {ruleset.meta.name} scenario: {validation_summary(exc)}"
+        ) from exc
     sides = [
         SideSpec(id=sid, name=name, controller=(controllers or {}).get(sid, "human"))
         for sid, name in ruleset.sides(resolved)
@@ -392,6 +439,7 @@ __all__ = [
     "Session",
     "WakeError",
     "apply_fact",
+    "bot_order",
     "execute",
     "fold",
     "header_for",

@@ -107,3 +107,21 @@ class NoSuchEvent(WakeError):
     """A game has no event with that number (or never reached that turn)."""
 
     code = "no_event"
+
+
+def validation_summary(exc: Exception, limit: int = 3) -> str:
+    """One line for a pydantic ``ValidationError`` (or any error): the first problems, each as
+    ``where: what``, without pydantic's URLs and input dumps; list positions are shown as
+    ``[i]``."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return " ".join(str(exc).split())
+    found = errors(include_url=False, include_input=False)
+    parts = []
+    for err in found[:limit]:
+        where = ""
+        for part in err["loc"]:
+            where += f"[{part}]" if isinstance(part, int) else f"{'.' if where else ''}{part}"
+        parts.append(f"{where or '(top level)'}: {' '.join(str(err['msg']).split())}")
+    more = f" (and {len(found) - limit} more)" if len(found) > limit else ""
+    return "; ".join(parts) + more

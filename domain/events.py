@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from domain.errors import RecordError
+from domain.errors import RecordError, validation_summary
 
 
 class DomainEvent(BaseModel):
@@ -73,11 +73,14 @@ class EventRegistry:
         """
         validate = self._validate.get(topic)
         if validate is None:
-            raise RecordError(f"unknown event topic {topic!r}")
+            shown = topic if len(topic) <= 60 else topic[:57] + "..."
+            raise RecordError(f"unknown event topic {shown!r}")
         try:
             return validate(payload)
         except ValidationError as exc:
-            raise RecordError(f"event {topic!r} has an invalid payload: {exc}") from exc
+            raise RecordError(
+                f"event {topic!r} has an invalid payload: {validation_summary(exc)}"
+            ) from exc
 
 
 # --- engine-level events -------------------------------------------------------------------------

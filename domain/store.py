@@ -9,7 +9,7 @@ Tables (and the PostgreSQL schema) are created on first use.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
@@ -18,11 +18,12 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel, ConfigDict
 
-from domain.aggregate import Game
+from domain.aggregate import STORED_TOPICS, Game
 from domain.engine import CommandEnvelope, Fact, GameState, Session, fold, new_game
 from domain.errors import GameNotFound, StoreError
 from domain.header import GameHeader
@@ -108,6 +109,28 @@ class _FactRows:
             yield body["fact"]
 
 
+class RegistryMapper(Mapper[UUID]):
+    """The library's mapper, but a row is decoded only if its topic is one of Wake's own
+    (``STORED_TOPICS``): the library resolves a row's topic by importing the module it names."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> DomainEventProtocol[UUID]:
+        """Decode a row.
+
+        Raises:
+            StoreError: the row's topic is not one of Wake's; nothing is imported.
+        """
+        topic = stored_event.topic
+        if topic not in STORED_TOPICS:
+            shown = repr(topic) if len(repr(topic)) <= 60 else repr(topic)[:57] + "..."
+            raise StoreError(
+                f"a stored row of game {stored_event.originator_id} (version "
+                f"{stored_event.originator_version}) has the topic {shown}, which is not one of "
+                f"Wake's ({', '.join(sorted(STORED_TOPICS))}); it was not loaded and nothing it "
+                "names was imported"
+            )
+        return super().to_domain_event(stored_event)
+
+
 class GameSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -159,6 +182,12 @@ class GameStore(Application[UUID]):
         except Exception as exc:  # the library raises various errors for a bad location
             raise StoreError(f"cannot open store {redact_url(loc)}: {exc}") from exc
 
+    def construct_mapper(self) -> Mapper[UUID]:
+        """Rows are decoded by topic from Wake's allow-list only (``RegistryMapper``)."""
+        return self.factory.mapper(
+            transcoder=self.construct_transcoder(), mapper_class=RegistryMapper
+        )
+
     # --- writing -----------------------------------------------------------------------------
 
     def create_game(self, header: GameHeader) -> str:
@@ -200,15 +229,42 @@ class GameStore(Application[UUID]):
             GameNotFound, WakeError: unknown game or refused order (nothing is appended).
             StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
         """
+        _, facts = self.submit_next(game_id, lambda _: envelope)
+        assert facts is not None
+        return facts
+
+    def submit_next(
+        self,
+        game_id: str,
+        choose: Callable[[GameState], CommandEnvelope | None],
+        game: Game | None = None,
+    ) -> tuple[Game, list[Fact] | None]:
+        """Give one order, chosen by ``choose`` from the game's current state, and save it.
+
+        On a write conflict (another writer appended first) the game is loaded again and the
+        order chosen and decided again on the fresh state: a bot decides anew, a fixed order is
+        judged anew. ``game`` is the aggregate returned by the previous call, which saves a load
+        per order while nobody else writes. Returns the aggregate (pass it to the next call) and
+        the facts saved, or None if ``choose`` had no order.
+
+        Raises:
+            GameNotFound, WakeError: unknown game or refused order (nothing is appended).
+            StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
+        """
         for _ in range(MAX_ATTEMPTS):
-            game = self._load(game_id)
+            if game is None:
+                game = self._load(game_id)
+            envelope = choose(game.state)
+            if envelope is None:
+                return game, None
             facts = game.submit(envelope)
             try:
                 self.save(game)
             except IntegrityError:
                 self.conflicts += 1
+                game = None  # its unsaved facts were decided on a stale state
                 continue
-            return facts
+            return game, facts
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
 
     # --- reading -----------------------------------------------------------------------------

@@ -96,6 +96,6 @@ def test_cli_verify_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"game {gid}: OK - {events} events" in result.output
     result = runner.invoke(app, ["verify", "--game", str(uuid.uuid4()), "--store", path])
-    assert result.exit_code == 1 and "INVALID" in result.output
+    assert result.exit_code == 2 and "INVALID" in result.output  # not a divergence: exit 2
     result = runner.invoke(app, ["verify"])
     assert result.exit_code == 2 and "--game ID" in result.output

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from domain.cli.app import app
 from domain.store import GameStore
+from tests.forge import rechain
 from tests.helpers import FIXTURES, RECORDS
 
 runner = CliRunner()
@@ -104,8 +105,12 @@ def test_verify_ok_and_divergence(tmp_path: Path) -> None:
     bad = tmp_path / "bad.wake.json"
     bad.write_text(json.dumps(body), "utf-8")
     code, out = wake("verify", str(bad))
-    assert code == 1
-    assert f"event {event['seq']}" in out
+    assert code == 2  # an edited event breaks the chain: not a valid record
+    assert f"event {event['seq']}" in out and "INVALID" in out
+    bad.write_text(json.dumps(rechain(body)), "utf-8")
+    code, out = wake("verify", str(bad))
+    assert code == 1  # re-chained: a valid record, whose dice the seed does not give
+    assert f"event {event['seq']}" in out and "DIVERGES" in out
 
 
 def test_import_bad_file_changes_no_store(store: str, tmp_path: Path) -> None:
@@ -190,7 +195,7 @@ def test_bad_records_fail_clearly_and_change_no_store(
 ) -> None:
     path, expect = _bad_records(tmp_path)[kind]
     code, out = wake("verify", str(path))
-    assert code == 1 and expect in out, out
+    assert code == 2 and expect in out, out
     code, out = wake("import", str(path), "--store", store)
     assert code == 2 and expect in out, out
     assert GameStore(store).game_ids() == []

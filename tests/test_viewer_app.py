@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,13 @@ def _app(store_path: str, monkeypatch: pytest.MonkeyPatch, **params: str) -> App
     return at
 
 
+def _plain(markdown: str) -> str:
+    """Markdown source as read: the viewer escapes record text (``\\[`` is a literal ``[``)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
+
+
 def _position(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Event "))
+    return _plain(next(m.value for m in at.markdown if m.value.startswith("**Event ")))
 
 
 def _figure(at: AppTest, index: int) -> dict[str, Any]:
@@ -118,9 +124,10 @@ def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.Monkey
         f for f in rec.events if f.topic == "morze.AttackResolved/1" and f.payload["damage"] > 0
     )
     at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event=str(hit.seq))
-    text = "\n".join(m.value for m in at.markdown)
+    text = _plain("\n".join(m.value for m in at.markdown))
+    text += "\n".join(t.value for t in at.text)  # the rolls are plain text
     assert "rule **PL-4b**" in text and "rule **PL-4c**" in text and "rule **PL-4d**" in text
-    assert "needs at least" in text and "faces **[" in text
+    assert "needs at least" in text and "faces [" in text
     assert "chance of this outcome" in text
 
 
@@ -218,7 +225,7 @@ def test_sealed_hands_per_side_in_an_iron_oak_game(
     usa = [names[c] for c in deal.payload["hands"]["USA"]]
     csa = [names[c] for c in deal.payload["hands"]["CSA"]]
     at = _app(store_path, monkeypatch, game=IO_ID, event=str(deal.seq))
-    umpire = "\n".join(m.value for m in at.markdown)
+    umpire = _plain("\n".join(m.value for m in at.markdown))
     assert all(name in umpire for name in usa + csa)
     assert not any("Sealed" in i.value for i in at.info)
     at.radio(key="view_as").set_value("CSA").run()

@@ -46,3 +46,17 @@ def open_store(location: str, start_at: float) -> int:
     """Open a store at ``start_at`` (so that several processes open it at once)."""
     time.sleep(max(0.0, start_at - time.time()))
     return len(GameStore(location).game_ids())
+
+
+def cli_play(location: str, game_id: str, start_at: float = 0.0) -> tuple[int, str, str]:
+    """Run ``wake play GAME --bots`` at ``start_at``; returns (exit status, output, the repr of
+    an exception that escaped the command, or "")."""
+    from typer.testing import CliRunner
+
+    from domain.cli.app import app
+
+    time.sleep(max(0.0, start_at - time.time()))
+    result = CliRunner().invoke(app, ["play", game_id, "--bots", "--store", location])
+    escaped = result.exception
+    leaked = "" if escaped is None or isinstance(escaped, SystemExit) else repr(escaped)
+    return result.exit_code, result.output, leaked

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,8 @@ from viewer.figures import (
     timeseries_figure,
 )
 from viewer.loading import LoadedGame, LoadError, from_bytes, from_file, from_store, list_games
+from viewer.safe_text import escape_markdown as _md
+from viewer.safe_text import escape_plotly
 from viewer.timeline import Timeline
 
 UMPIRE = "Umpire (everything)"
@@ -120,8 +124,8 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
         try:
             game = from_bytes(data, upload.name)
         except LoadError as exc:
-            sb.error(str(exc))
-            st.error(f"Could not open {upload.name}: {exc}")
+            sb.error(_md(exc))
+            st.error(f"Could not open {_md(upload.name)}: {_md(exc)}")
             return None
         st.query_params["game"] = game.header.game_id
         return "upload:" + hashlib.sha256(data).hexdigest(), game
@@ -129,13 +133,13 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
         try:
             game = from_file(Path(args.record))
         except LoadError as exc:
-            st.error(str(exc))
+            st.error(_md(exc))
             return None
         return f"file:{args.record}:{len(game.facts)}", game
     try:
         games = _games(args.store)
     except LoadError as exc:
-        st.error(str(exc))
+        st.error(_md(exc))
         return None
     if not games:
         st.info(
@@ -151,15 +155,15 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
         for g in games
     }
     index = ids.index(wanted) if wanted in ids else 0
-    if wanted not in ids:
-        st.warning(f"Game {wanted} is not in the store; showing the first one.")
+    if wanted not in ids:  # the URL's text is not echoed: it is anybody's
+        st.warning("The game named in the link is not in the store; showing the first one.")
     chosen = sb.selectbox("Stored games", ids, index=index, format_func=lambda i: labels[i])
     if chosen != st.query_params.get("game"):
         st.query_params["game"] = chosen
     try:
         game = from_store(args.store, chosen)
     except LoadError as exc:
-        st.error(str(exc))
+        st.error(_md(exc))
         return None
     return f"store:{chosen}:{len(game.facts)}", game
 
@@ -193,7 +197,7 @@ def _navigation(tl: Timeline) -> int:
         args=(prev_swing.seq if prev_swing else 0,),
         disabled=prev_swing is None,
         width="stretch",
-        help=f"event {prev_swing.seq}: {prev_swing.text}" if prev_swing else None,
+        help=f"event {prev_swing.seq}: {_md(prev_swing.text)}" if prev_swing else None,
     )
     swing[1].button(
         "Next swing",
@@ -201,11 +205,11 @@ def _navigation(tl: Timeline) -> int:
         args=(next_swing.seq if next_swing else length,),
         disabled=next_swing is None,
         width="stretch",
-        help=f"event {next_swing.seq}: {next_swing.text}" if next_swing else None,
+        help=f"event {next_swing.seq}: {_md(next_swing.text)}" if next_swing else None,
     )
     if next_swing is not None:
         swing[2].caption(
-            f"Next swing: event {next_swing.seq} ({next_swing.kind}) — {next_swing.text}"
+            f"Next swing: event {next_swing.seq} ({next_swing.kind}) — {_md(next_swing.text)}"
         )
     st.slider(
         "Event",
@@ -272,7 +276,7 @@ def _strip(tl: Timeline, event: int) -> go.Figure:
                     marker={"color": colour, "symbol": symbol, "size": 9},
                     name=kind,
                     customdata=[s.seq for s in swings],
-                    text=[s.text for s in swings],
+                    text=[escape_plotly(s.text) for s in swings],
                     hovertemplate="event %{x}: %{text}<extra>" + kind + "</extra>",
                 )
             )
@@ -335,44 +339,54 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
     redacted = tl.ruleset.redact(decode(before, fact), viewer)
     if redacted != decode(before, fact):
         st.info("Sealed: this event holds hidden information not yet revealed to this side.")
-        st.write(tl.ruleset.describe(redacted))
+        st.text(tl.ruleset.describe(redacted))
         return
+    # Everything below comes from the record: Markdown elements get it escaped, free text goes
+    # out as plain text (st.text / st.code), never as HTML.
     ex: Explanation = explain_event(before, tl.facts, event - 1, viewer)
-    st.markdown(f"**Event {ex.seq}** — {ex.text}")
-    st.caption(f"{ex.topic}{' · automatic' if ex.automatic else ''}")
+    st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}")
+    st.caption(_md(f"{ex.topic}{' · automatic' if ex.automatic else ''}"))
     if ex.rule:
-        st.markdown(f"**Rule {ex.rule}**: {ex.rule_summary}")
+        st.markdown(f"**Rule {_md(ex.rule)}**: {_md(ex.rule_summary)}")
     if ex.command is not None:
         dice = f" · dice entered: {ex.command.dice}" if ex.command.dice else ""
         st.markdown(
-            f"**Order #{ex.command.index}** by {ex.command.side or 'umpire'}: "
-            f"`{ex.command.command}`{dice}"
+            f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}"
         )
+        st.code(json.dumps(ex.command.command, ensure_ascii=False), language="json")
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
-        st.markdown(f"Chance of this outcome: **{percent(ex.chance)}**{note}")
+        st.markdown(f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}")
+    if ex.episode:
+        lines = [
+            f"{'>' if step.current else ' '} {step.seq}: {step.text}"
+            + (f" [{step.rule}]" if step.rule and f"[{step.rule}" not in step.text else "")
+            for step in ex.episode
+        ]
+        st.caption(f"The whole episode ({len(ex.episode)} events)")
+        st.text("\n".join(lines))
     for roll in ex.rolls:
         with st.container(border=True):
-            st.markdown(f"**{roll.purpose}** · rule **{roll.rule}** — {roll.rule_summary}")
-            if roll.subject or roll.target:
-                st.caption(f"{roll.subject or '–'} → {roll.target or '–'} · event {roll.seq}")
-            for line in roll.rolls:
-                mods = "".join(
-                    f"<br/>&nbsp;&nbsp;{m.value:+d} **[{m.rule}]** {m.reason} — {m.rule_summary}"
-                    for m in line.modifiers
-                )
-                floor = f"<br/>&nbsp;&nbsp;floor {line.floor}" if line.floor is not None else ""
-                st.markdown(
-                    f"{line.label}: **{line.side or '–'}** rolls `{line.expression}` → "
-                    f"faces **{line.faces}** (natural {line.natural}){mods}{floor}"
-                    f" → total **{line.total}**",
-                    unsafe_allow_html=True,
-                )
-            st.markdown(f"Comparison: {roll.comparison}")
             st.markdown(
-                f"Outcome: **{roll.outcome}** · chance of this outcome "
-                f"**{percent(roll.p_outcome)}** · chance of success "
-                f"{percent(roll.p_success)}"
+                f"**{_md(roll.purpose)}** · rule **{_md(roll.rule)}** — {_md(roll.rule_summary)}"
+            )
+            if roll.subject or roll.target:
+                st.caption(_md(f"{roll.subject or '–'} → {roll.target or '–'} · event {roll.seq}"))
+            for line in roll.rolls:
+                text = (
+                    f"{line.label}: {line.side or '–'} rolls {line.expression} → "
+                    f"faces {line.faces} (natural {line.natural})"
+                )
+                for m in line.modifiers:
+                    text += f"\n    {m.value:+d} [{m.rule}] {m.reason} — {m.rule_summary}"
+                if line.floor is not None:
+                    text += f"\n    floor {line.floor}"
+                st.text(f"{text}\n    → total {line.total}")
+            st.text(f"Comparison: {roll.comparison}")
+            st.markdown(
+                f"Outcome: **{_md(roll.outcome)}** · chance of this outcome "
+                f"**{_md(percent(roll.p_outcome))}** · chance of success "
+                f"{_md(percent(roll.p_success))}"
             )
 
 
@@ -471,6 +485,7 @@ def _exports(tl: Timeline, game: LoadedGame) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="Wake replay viewer", layout="wide")
+    st.set_option("client.showErrorDetails", "none")  # never a traceback on the page
     args = _cli_args()
     picked = _pick_game(args)
     if picked is None:
@@ -489,17 +504,18 @@ def main() -> None:
         "View as",
         [UMPIRE, *sides],
         key="view_as",
+        format_func=lambda side: side if side == UMPIRE else _md(side),  # options are Markdown
         help="Hidden information is sealed for a side until revealed.",
     )
     if not hidden:
         st.sidebar.caption(f"{tl.ruleset.meta.name} has no hidden information.")
     viewer = None if view_as == UMPIRE else view_as
-    st.title(f"{game.header.title or game.header.scenario_id}")
+    st.title(_md(game.header.title or game.header.scenario_id), anchor=False)
     st.caption(
-        f"{tl.ruleset.meta.name} {game.header.ruleset.version} · "
-        f"{sides_label(list(tl.side_names.values()))} · {tl.length} events · "
-        f"result: {tl.result_text()} · dice: {game.header.dice.mode} · "
-        f"source: {game.source}"
+        f"{_md(tl.ruleset.meta.name)} {_md(game.header.ruleset.version)} · "
+        f"{_md(sides_label(list(tl.side_names.values())))} · {tl.length} events · "
+        f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
+        f"source: {_md(game.source)}"
     )
     event = _navigation(tl)
     st.query_params["event"] = str(event)
@@ -507,7 +523,9 @@ def main() -> None:
     info = tl.info(event)
     where = f"Turn {info.turn} · {info.phase}" if info else "Start"
     text = tl.text(event, viewer) if info else ""
-    st.markdown(f"**Event {event} / {tl.length}** · {where}" + (f" · {text}" if info else ""))
+    st.markdown(
+        f"**Event {event} / {tl.length}** · {_md(where)}" + (f" · {_md(text)}" if info else "")
+    )
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
@@ -520,4 +538,17 @@ def main() -> None:
     _exports(tl, game)
 
 
-main()
+def _run() -> None:
+    """The page, and for anything unexpected one line instead of a traceback (the details go to
+    the server's log, not to whoever opened the page)."""
+    try:
+        main()
+    except Exception as exc:  # Streamlit's own stop/rerun signals are not Exceptions
+        logging.getLogger("wake.viewer").exception("viewer page failed")
+        st.error(
+            f"The viewer could not show this page ({type(exc).__name__}); the details are in "
+            "the server's log."
+        )
+
+
+_run()

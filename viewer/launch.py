@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from viewer.loading import MAX_UPLOAD_BYTES
+
 APP = Path(__file__).resolve().parent / "app.py"
 
 
@@ -39,6 +41,10 @@ def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1"
         "false",
         "--server.fileWatcherType",
         "none",
+        "--client.showErrorDetails",
+        "none",
+        "--server.maxUploadSize",  # in MB: Streamlit holds an upload in memory before Wake
+        str(max(1, MAX_UPLOAD_BYTES // (1024 * 1024))),  # reads it
         "--",
         *app_args,
     ]

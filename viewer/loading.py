@@ -14,10 +14,10 @@ from domain.engine import Fact
 from domain.errors import WakeError
 from domain.header import GameHeader
 from domain.record import read_record
-from domain.record.reader import MAX_RECORD_BYTES
+from domain.record.reader import MAX_RECORD_BYTES, read_bounded
 from domain.store import GameStore, GameSummary
 
-MAX_UPLOAD_BYTES = min(MAX_RECORD_BYTES, 64 * 1024 * 1024)
+MAX_UPLOAD_BYTES = MAX_RECORD_BYTES
 
 
 class LoadError(Exception):
@@ -60,8 +60,10 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
 
 
 def from_file(path: Path) -> LoadedGame:
+    """Read a local record: a regular file within the size limit (a FIFO or a device is refused
+    without being read), then as ``from_bytes``."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read {path}: {exc.strerror}") from exc
+        data = read_bounded(path, MAX_UPLOAD_BYTES)
+    except WakeError as exc:
+        raise LoadError(str(exc)) from exc
     return from_bytes(data, path.name)

@@ -8,6 +8,8 @@ embedded SQLite file. Refused orders and bad files exit non-zero with a message 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,6 +27,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
 from domain.dice import ScriptedDice
@@ -33,6 +36,7 @@ from domain.engine import (
     GameState,
     Session,
     apply_fact,
+    bot_order,
     decode,
     header_for,
     new_game,
@@ -41,11 +45,14 @@ from domain.errors import (
     InvalidCommand,
     NoSuchEvent,
     RecordDivergence,
+    RecordError,
     ScenarioError,
     WakeError,
+    validation_summary,
 )
 from domain.read_model import redact_view, sides_label
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
+from domain.record.reader import canonical_uuid, read_bounded
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
 
@@ -58,11 +65,13 @@ app = typer.Typer(
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
 REPO_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MAX_BOT_COMMANDS = 200_000
+_FACE = re.compile(r"[0-9]{1,6}")  # a face as written: digits only (no sign, "_", "4.0", "٣")
 
 
 def _fail(exc: WakeError, code: int = 2) -> None:
     rule = f" [{exc.rule}]" if exc.rule else ""
-    typer.echo(f"error ({exc.code}){rule}: {exc.message}", err=True)
+    message = " ".join(exc.message.split())  # one line, whatever the message holds
+    typer.echo(f"error ({exc.code}){rule}: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -91,13 +100,35 @@ def _say(progress: Progress, text: str) -> None:
     progress.console.print(text, markup=False, soft_wrap=True)
 
 
-def _load_json(path: Path, what: str) -> Any:
+def _read_text(path: Path, what: str) -> str:
+    """A bounded, regular input file as text (see ``read_bounded``).
+
+    Raises:
+        ScenarioError: unreadable, special, too large or not UTF-8.
+    """
     try:
-        return json.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"cannot read {what} {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{what} {path} is not valid JSON: {exc}") from exc
+        data = read_bounded(path)
+    except RecordError as exc:
+        raise ScenarioError(f"{what}: {exc.message}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{what} {path} is not UTF-8 text ({exc.reason})") from None
+
+
+def _load_json(path: Path, what: str) -> dict[str, Any]:
+    """A JSON object from a file (a scenario, a class table).
+
+    Raises:
+        ScenarioError: unreadable, not JSON within the limits, or not an object.
+    """
+    try:
+        data = safe_json.loads(_read_text(path, what))
+    except safe_json.JSONInputError as exc:
+        raise ScenarioError(f"{what} {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{what} {path} must be a JSON object, not {type(data).__name__}")
+    return data
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -107,8 +138,8 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
         if not sep:
             raise ScenarioError(f"option {pair!r} must look like name=value")
         try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
+            options[key] = safe_json.loads(value)
+        except safe_json.JSONInputError:
             options[key] = value
     return options
 
@@ -116,18 +147,17 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
 def _read_commands(path: Path) -> list[CommandEnvelope]:
     """A command file: one JSON object per line ({"side", "command", "dice"}); # comments."""
     envelopes = []
-    try:
-        lines = path.read_text("utf-8").splitlines()
-    except OSError as exc:
-        raise ScenarioError(f"cannot read command file {path}: {exc.strerror}") from exc
+    lines = _read_text(path, "command file").splitlines()
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         try:
-            envelopes.append(CommandEnvelope.model_validate_json(text))
-        except ValueError as exc:
-            raise ScenarioError(f"{path}:{number}: not a command envelope: {exc}") from exc
+            envelopes.append(CommandEnvelope.model_validate(safe_json.loads(text), strict=True))
+        except ValueError as exc:  # JSONInputError and pydantic's ValidationError
+            raise ScenarioError(
+                f"{path}:{number}: not a command envelope: {validation_summary(exc)}"
+            ) from None
     return envelopes
 
 
@@ -148,6 +178,16 @@ def _make_header(
         raise ScenarioError("choose either --seed or --physical")
     if not physical and seed is None:
         seed = uuid.uuid4().int % (2**31)
+    if seed is not None and abs(seed) > safe_json.MAX_SAFE_INTEGER:
+        raise ScenarioError(
+            f"--seed must lie within +/-{safe_json.MAX_SAFE_INTEGER} (records refuse larger "
+            f"integers), not {seed}"
+        )
+    if game_id is not None and not canonical_uuid(game_id):
+        raise ScenarioError(
+            f"--game-id takes a UUID in canonical form (lower-case hex with hyphens, like "
+            f"00000000-0000-4000-8000-000000000001), not {game_id!r}"
+        )
     return header_for(
         ruleset,
         data,
@@ -160,20 +200,17 @@ def _make_header(
 
 def _read_sheet(path: Path) -> list[int]:
     """A scribe's dice sheet: faces in the order they were rolled, separated by spaces/commas."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read dice sheet {path}: {exc.strerror}") from exc
+    text = _read_text(path, "dice sheet")
     words = [
         w
         for line in text.splitlines()
         if not line.lstrip().startswith("#")
         for w in line.replace(",", " ").split()
     ]
-    try:
-        return [int(w) for w in words]
-    except ValueError as exc:
-        raise ScenarioError(f"dice sheet {path}: not a list of faces ({exc})") from exc
+    bad = next((w for w in words if not _FACE.fullmatch(w)), None)
+    if bad is not None:
+        raise ScenarioError(f"dice sheet {path}: not a list of faces ({bad[:20]!r} is not one)")
+    return [int(w) for w in words]
 
 
 def _play(
@@ -249,24 +286,43 @@ def play(
     bots: Annotated[bool | None, typer.Option(help="bots play every side")] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Play a stored game on: bots against bots, or the orders of a command file."""
+    """Play a stored game on: bots against bots, or the orders of a command file.
+
+    Each order is saved as it is given; if another writer appends to the game meanwhile, the
+    order is decided again on the fresh state (a bot chooses again), as ``submit`` does."""
     with _errors():
         st = GameStore(store)
-        header, facts = st.facts(game_id)
-        session = Session(header, facts)
-        known = len(session.facts)
         envelopes = _read_commands(commands) if commands else None
+        use_bots = bots if bots is not None else envelopes is None
+        added = 0
+        game: Game | None = None
         try:
-            _play(session, envelopes, bots if bots is not None else envelopes is None)
-        finally:
-            new = session.facts[known:]
-            if new:
-                game: Game = st.repository.get(uuid.UUID(game_id))
-                game.record(new)
-                st.save(game)
-        typer.echo(
-            f"{game_id}: {len(session.facts) - known} new events; {st.summary(game_id).result}"
-        )
+            with _progress() as progress:
+                if envelopes is not None:
+                    task = progress.add_task("playing orders", total=len(envelopes))
+                    for envelope in envelopes:
+                        game, facts = st.submit_next(game_id, _fixed(envelope), game)
+                        added += len(facts or ())
+                        progress.advance(task)
+                if use_bots:
+                    task = progress.add_task("bots playing", total=None)
+                    for _ in range(MAX_BOT_COMMANDS):
+                        game, facts = st.submit_next(game_id, bot_order, game)
+                        if facts is None:
+                            break
+                        added += len(facts)
+                        progress.advance(task)
+        except WakeError:
+            if added:  # the orders before the refused one are kept
+                typer.echo(f"{game_id}: {added} new events saved before this order", err=True)
+            raise
+        retried = f" ({st.conflicts} write conflicts retried)" if st.conflicts else ""
+        typer.echo(f"{game_id}: {added} new events{retried}; {st.summary(game_id).result}")
+
+
+def _fixed(envelope: CommandEnvelope) -> Callable[[GameState], CommandEnvelope]:
+    """The same order whatever the state (``GameStore.submit_next`` judges it anew)."""
+    return lambda _: envelope
 
 
 @app.command()
@@ -314,12 +370,13 @@ def submit(
     """Submit one order; prints the events it caused (a refused order appends nothing)."""
     with _errors():
         try:
-            body = json.loads(command)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError(f"the order is not valid JSON: {exc}") from exc
+            body = safe_json.loads(command)
+        except safe_json.JSONInputError as exc:
+            raise InvalidCommand(f"the order is {exc}") from None
         if not isinstance(body, dict):
+            shown = command.strip() if len(command.strip()) <= 40 else command.strip()[:37] + "..."
             raise InvalidCommand(
-                f'an order is a JSON object such as {{"type": ...}}, not {command.strip()!r}'
+                f'an order is a JSON object such as {{"type": ...}}, not {shown!r}'
             )
         faces = _faces(dice) if dice else None
         st = GameStore(store)
@@ -331,14 +388,19 @@ def submit(
 
 
 def _faces(text: str) -> list[int]:
-    """``--dice 3,10,7``: the physical faces of an order, in rolling order."""
-    try:
-        return [int(f) for f in text.replace(" ", "").split(",")]
-    except ValueError:
+    """``--dice 3,10,7``: the physical faces of an order, in rolling order.
+
+    Raises:
+        InvalidCommand: anything but whole numbers separated by commas.
+    """
+    faces = text.replace(" ", "").split(",")
+    if not all(_FACE.fullmatch(face) for face in faces):
+        shown = text if len(text) <= 40 else text[:37] + "..."
         raise InvalidCommand(
             f"--dice takes the faces rolled as whole numbers separated by commas "
-            f"(e.g. 3,10,7), not {text!r}"
-        ) from None
+            f"(e.g. 3,10,7), not {shown!r}"
+        )
+    return [int(face) for face in faces]
 
 
 @app.command("import")
@@ -348,7 +410,9 @@ def import_(
     skip_existing: Annotated[bool, typer.Option(help="skip games already stored")] = False,
     store: StoreOpt = None,
 ) -> None:
-    """Import record files into the store; each is verified first, a bad file changes nothing."""
+    """Import record files into the store; each is verified first, a bad file changes nothing.
+
+    Every file is tried and reported on its own line; the exit status is 2 if any failed."""
     st = GameStore(store)
     existing = set(st.game_ids()) if skip_existing else set()
     failed = 0
@@ -366,6 +430,9 @@ def import_(
             except WakeError as exc:
                 failed += 1
                 _say(progress, f"{path}: error ({exc.code}): {exc}")
+            except Exception as exc:  # a bug, not the file: report it, go on with the others
+                failed += 1
+                _say(progress, f"{path}: {_internal(exc)}")
             finally:
                 progress.advance(task)
     if failed:
@@ -422,7 +489,8 @@ def list_(store: StoreOpt = None) -> None:
     """List stored games."""
     st = GameStore(store)
     table = render.Table(title=f"games in {store_location(store)}")
-    for col in ("game id", "ruleset", "scenario", "sides", "dice", "events", "turn", "result"):
+    table.add_column("game id", no_wrap=True, min_width=36)  # never cut, even when piped
+    for col in ("ruleset", "scenario", "sides", "dice", "events", "turn", "result"):
         table.add_column(col)
     for gid in st.game_ids():
         s = st.summary(gid)
@@ -561,7 +629,8 @@ def verify(
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
-    event. A stored game's snapshots are checked against its events too."""
+    event. A stored game's snapshots are checked against its events too. Exit status 1 if a
+    valid record diverges, 2 if a file cannot be read or is not a valid record."""
     from domain.audit import audit_game
 
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
@@ -582,7 +651,7 @@ def verify(
     if not checks:
         typer.echo("give record files to verify, or --game ID for a stored game", err=True)
         raise typer.Exit(2)
-    failed = 0
+    diverged = invalid = 0
     with _progress() as progress:
         for label, check in checks:
             task = progress.add_task(f"verifying {label}", total=None)
@@ -598,15 +667,18 @@ def verify(
                     f"{report.commands} orders, {report.result}",
                 )
             except RecordDivergence as exc:
-                failed += 1
+                diverged += 1
                 _say(progress, f"{label}: DIVERGES - {exc.message}")
             except WakeError as exc:
-                failed += 1
+                invalid += 1
                 _say(progress, f"{label}: INVALID ({exc.code}) - {exc}")
+            except Exception as exc:  # a bug, not the file: report it, go on with the others
+                invalid += 1
+                _say(progress, f"{label}: {_internal(exc)}")
             progress.remove_task(task)
-    if failed:
-        typer.echo(f"{failed} of {len(checks)} check(s) failed", err=True)
-        raise typer.Exit(1)
+    if diverged or invalid:
+        typer.echo(f"{diverged + invalid} of {len(checks)} check(s) failed", err=True)
+        raise typer.Exit(2 if invalid else 1)
 
 
 @app.command()
@@ -638,9 +710,9 @@ def seal(
 
     with _errors():
         try:
-            data = json.loads(content)
-        except json.JSONDecodeError as exc:
-            raise InvalidCommand(f"the secret is not JSON: {exc}") from exc
+            data = safe_json.loads(content)
+        except safe_json.JSONInputError as exc:
+            raise InvalidCommand(f"the secret is {exc}") from None
         if not isinstance(data, dict):
             raise InvalidCommand("the secret must be a JSON object")
     chosen = salt or new_salt()
@@ -803,8 +875,25 @@ def demo(
     raise typer.Exit(run_viewer(["--store", st.location, "--game", game_id], port))
 
 
+def _internal(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return (
+        f"error (internal): {type(exc).__name__}: {text} - a bug in Wake, not in the input; "
+        "WAKE_DEBUG=1 shows the traceback"
+    )
+
+
 def main() -> None:
-    app()
+    """The ``wake`` console script: an unexpected exception is one line and exit status 3
+    (bad input is exit status 2 and a message naming the problem)."""
+    try:
+        app()
+    except Exception as exc:
+        if os.environ.get("WAKE_DEBUG"):
+            raise
+        typer.echo(_internal(exc), err=True)
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -7,61 +7,123 @@ mode (for fixtures) also requires the canonical text form, so hand-edited files 
 
 from __future__ import annotations
 
-import json
+import os
+import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
+from uuid import UUID
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from domain.engine import new_game
-from domain.errors import RecordError, WakeError
+from domain import safe_json
+from domain.engine import Fact, new_game
+from domain.errors import RecordError, WakeError, validation_summary
 from domain.events import CommandIssued
-from domain.record.model import FORMAT_ID, FORMAT_VERSION, Record
+from domain.record.model import (
+    FORMAT_ID,
+    FORMAT_VERSION,
+    ChanceOutcome,
+    Record,
+    RecordedCommand,
+)
 from domain.record.writer import build_record, dumps
 
-MAX_RECORD_BYTES = 256 * 1024 * 1024
+#: The largest record file read (the largest bundled record is 868 KB). Parsed JSON takes up
+#: to about ten times its text, so this bounds a read's memory before any other check.
+MAX_RECORD_BYTES: Final = 32 * 1024 * 1024
+#: The most events (and orders, and rolls) a record may hold: 57 times the largest bundled game.
+MAX_EVENTS: Final = 100_000
+
+# the record's lists: name in the file, model of an item, how a person numbers an item
+_LISTS: Final[tuple[tuple[str, type[BaseModel], str], ...]] = (
+    ("commands", RecordedCommand, "order #{i}"),
+    ("chance", ChanceOutcome, "roll {n}"),
+    ("events", Fact, "event {n}"),
+)
 
 
 def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-    more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-    return f"{where}: {err['msg']}{more}"
+    return validation_summary(exc, limit=1)
+
+
+def canonical_uuid(value: str) -> bool:
+    """True if ``value`` is a UUID in its canonical form (lower case, hyphenated)."""
+    try:
+        return str(UUID(value)) == value
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
+def _structure(body: dict[str, Any], source: str) -> Record:
+    """The record model, validated strictly (no coercion: ``"1"`` is not 1, ``true`` is not 1),
+    list items one at a time so that a bad file stops at its first bad item."""
+    items: dict[str, list[Any]] = {}
+    for name, model, label in _LISTS:
+        raw = body.get(name)
+        if not isinstance(raw, list):
+            continue  # the whole-record validation below names the problem
+        if len(raw) > MAX_EVENTS:
+            raise RecordError(
+                f"{source}: {len(raw)} items in {name}, more than the limit of {MAX_EVENTS}"
+            )
+        checked = []
+        for i, item in enumerate(raw):
+            try:
+                checked.append(model.model_validate(item, strict=True))
+            except ValidationError as exc:
+                where = label.format(i=i, n=i + 1)
+                raise RecordError(
+                    f"{source}: invalid record: {name}[{i}] ({where}): {_first_error(exc)}"
+                ) from None
+        items[name] = checked
+    try:
+        record = Record.model_validate({**body, **items}, strict=True)
+    except ValidationError as exc:
+        raise RecordError(f"{source}: invalid record: {_first_error(exc)}") from None
+    if not canonical_uuid(record.header.game_id):
+        raise RecordError(
+            f"{source}: header.game_id {record.header.game_id[:60]!r} is not a UUID in canonical "
+            "form (lower-case hex with hyphens, like 00000000-0000-4000-8000-000000000001)"
+        )
+    return record
 
 
 def read_record(data: bytes | str, *, strict: bool = False, source: str = "record") -> Record:
     """Parse and check a record.
 
+    The text is bounded before it is parsed (``MAX_RECORD_BYTES``, then the JSON limits of
+    ``domain.safe_json``: nesting, number of objects, numbers, duplicate keys, surrogates), the
+    number of events before they are validated (``MAX_EVENTS``).
+
     Raises:
         RecordError: the file is not a valid, untampered Wake record (the message says why).
         UnknownRuleset: the record's ruleset is not available.
     """
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES} bytes")
-    try:
-        body: Any = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{source}: not UTF-8 text ({exc.reason})") from exc
-    except json.JSONDecodeError as exc:
         raise RecordError(
-            f"{source}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg} "
-            "(truncated or corrupted file?)"
-        ) from exc
+            f"{source}: {len(raw)} bytes, larger than the limit of {MAX_RECORD_BYTES} bytes"
+        )
+    try:
+        body: Any = safe_json.loads(raw)
+    except safe_json.JSONInputError as exc:
+        hint = " (truncated or corrupted file?)" if "not valid JSON" in str(exc) else ""
+        raise RecordError(f"{source}: {exc}{hint}") from None
     if not isinstance(body, dict) or body.get("format") != FORMAT_ID:
         raise RecordError(f'{source}: not a Wake record (missing "format": "{FORMAT_ID}")')
     version = body.get("format_version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or version != FORMAT_VERSION:
+        shown = repr(version) if len(repr(version)) <= 40 else repr(version)[:37] + "..."
         raise RecordError(
-            f"{source}: record format version {version!r} is not supported "
+            f"{source}: record format version {shown} is not supported "
             f"(this Wake reads version {FORMAT_VERSION})"
         )
-    try:
-        record = Record.model_validate(body)
-    except ValidationError as exc:
-        raise RecordError(f"{source}: invalid record: {_first_error(exc)}") from exc
+    record = _structure(body, source)
     check_chain(record, source)
-    expected = build_record(record.header, record.events)
+    try:
+        expected = build_record(record.header, record.events)
+    except (ValidationError, ValueError) as exc:
+        raise RecordError(f"{source}: an event does not fit: {validation_summary(exc)}") from None
     if expected.commands != record.commands:
         raise RecordError(f"{source}: the commands section does not match the events")
     if expected.chance != record.chance:
@@ -104,20 +166,71 @@ def check_chain(record: Record, source: str = "record") -> None:
             raise RecordError(
                 f"{source}: event {fact.seq} names command {fact.command}, expected {command_index}"
             )
+        if fact.topic == CommandIssued.TOPIC:
+            index = fact.payload.get("index")
+            if type(index) is not int or index != command_index:
+                raise RecordError(
+                    f"{source}: event {fact.seq} is order #{command_index} but says its index is "
+                    f"{str(index)[:20]}"
+                )
         try:
             state = apply_fact(state, fact)
         except RecordError as exc:
             raise RecordError(f"{source}: {exc.message}") from exc
 
 
-def read_record_file(path: Path, *, strict: bool = False) -> Record:
-    """Read a record from a file.
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    The file is opened without blocking (a FIFO does not hang), checked to be a regular file
+    after symlinks are followed (``/dev/zero``, a pipe, a directory are refused) and no longer
+    than ``limit``, then at most ``limit + 1`` bytes are read (a file growing meanwhile is
+    refused too): nothing unbounded is ever read.
 
     Raises:
-        RecordError: unreadable or invalid file.
+        RecordError: cannot be opened, not a regular file, or too large.
     """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, flags)
     except OSError as exc:
-        raise RecordError(f"{path}: cannot read ({exc.strerror})") from exc
-    return read_record(data, strict=strict, source=str(path))
+        raise RecordError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{path}: {_kind(info.st_mode)}, not a regular file")
+        too_big = f"{path}: larger than the limit of {limit} bytes"
+        if info.st_size > limit:
+            raise RecordError(f"{too_big} ({info.st_size} bytes)")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise RecordError(too_big)
+    return data
+
+
+def read_record_file(path: Path, *, strict: bool = False) -> Record:
+    """Read a record from a file (see :func:`read_bounded` and :func:`read_record`).
+
+    Raises:
+        RecordError: unreadable, special, too large or invalid file.
+        UnknownRuleset: the record's ruleset is not available.
+    """
+    return read_record(read_bounded(path), strict=strict, source=str(path))

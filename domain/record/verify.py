@@ -85,7 +85,8 @@ def verify_record(
             raise err from exc
         for offset, rerun in enumerate(produced):
             recorded = events[pos + offset] if pos + offset < total else None
-            if recorded != rerun:
+            # by value and by digest: {"x": true} == {"x": 1} in Python, not in the chain
+            if recorded != rerun or recorded.digest != rerun.digest:
                 raise _divergence(session, recorded, rerun)
         pos += len(produced)
         if progress is not None:

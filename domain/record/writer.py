@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from domain.engine import Fact
+from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
 from domain.record.model import Chain, ChanceOutcome, Record, RecordedCommand
@@ -58,10 +62,29 @@ def dumps(record: Record) -> str:
 
 
 def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = None) -> str:
-    """Render (and with ``path``, atomically write) the record of a game; returns its text."""
+    """Render (and with ``path``, atomically write) the record of a game; returns its text.
+
+    The text goes to a new temporary file beside ``path``, which then replaces ``path``; if
+    anything fails the temporary file is removed and ``path`` is untouched.
+
+    Raises:
+        RecordError: ``path`` is a directory or cannot be written.
+    """
     text = dumps(build_record(header, facts))
     if path is not None:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        if path.is_dir():
+            raise RecordError(f"{path} is a directory; give a file name for the record")
+        tmp: str | None = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, path)
+            tmp = None
+        except OSError as exc:
+            raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
     return text

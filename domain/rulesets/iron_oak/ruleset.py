@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from domain.commands import OrderParser
 from domain.dice import DiceSource
-from domain.errors import ScenarioError, WakeError
+from domain.errors import ScenarioError, WakeError, validation_summary
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
@@ -85,7 +85,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         try:
             return IronOakOptions.model_validate(dict(data)).model_dump(mode="json")
         except ValidationError as exc:
-            raise ScenarioError(f"invalid Iron & Oak option: {exc}") from exc
+            raise ScenarioError(f"invalid Iron & Oak option: {validation_summary(exc)}") from exc
 
     def sides(self, scenario: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("CSA", "Confederacy"), ("USA", "Union")]

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from domain.errors import ScenarioError
+from domain.errors import ScenarioError, validation_summary
 
 
 class _Model(BaseModel):
@@ -128,7 +128,7 @@ def load_class_table(data: Mapping[str, Any]) -> ClassTable:
     try:
         return ClassTable.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(f"invalid class table: {exc}") from exc
+        raise ScenarioError(f"invalid class table: {validation_summary(exc)}") from exc
 
 
 def resolve_scenario(data: Mapping[str, Any]) -> Scenario:
@@ -143,7 +143,7 @@ def resolve_scenario(data: Mapping[str, Any]) -> Scenario:
     try:
         return Scenario.model_validate(raw)
     except ValidationError as exc:
-        raise ScenarioError(f"invalid Morze scenario: {exc}") from exc
+        raise ScenarioError(f"invalid Morze scenario: {validation_summary(exc)}") from exc
 
 
 def resolve_options(data: Mapping[str, Any]) -> Options:
@@ -155,4 +155,4 @@ def resolve_options(data: Mapping[str, Any]) -> Options:
     try:
         return Options.model_validate(dict(data))
     except ValidationError as exc:
-        raise ScenarioError(f"invalid Morze options: {exc}") from exc
+        raise ScenarioError(f"invalid Morze options: {validation_summary(exc)}") from exc

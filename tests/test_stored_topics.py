@@ -1,0 +1,116 @@
+"""Issue 12, gap 8 (part): a stored row's topic is looked up in Wake's allow-list
+(``STORED_TOPICS``), never imported. The library resolves a topic ``module:attr`` by importing the
+module, so a snapshot row whose topic was set to ``this:s`` ran ``import this``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+import pytest
+
+from domain.aggregate import STORED_TOPICS, Game
+from domain.engine import bot_order, header_for
+from domain.errors import StoreError
+from domain.store import SNAPSHOT_INTERVAL, GameStore
+from tests.helpers import small_scenario
+
+
+def _game_with_a_snapshot(path: str) -> str:
+    store = GameStore(path)
+    gid = store.create_game(
+        header_for("morze", small_scenario(), game_id=str(uuid.uuid4()), seed=1)
+    )
+    game = None
+    while len(store.facts(gid)[1]) < SNAPSHOT_INTERVAL + 5:
+        game, facts = store.submit_next(gid, bot_order, game)
+        assert facts is not None
+    return gid
+
+
+def _sql(path: str, statement: str, *args: object) -> None:
+    con = sqlite3.connect(path)
+    con.execute(statement, args)
+    con.commit()
+    con.close()
+
+
+def test_the_allow_list_is_wakes_own() -> None:
+    assert set(STORED_TOPICS) == {
+        "wake.Game/1",
+        "wake.Game.Created/1",
+        "wake.Game.FactRecorded/1",
+        "wake.Game.Snapshot/1",
+    }
+    assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
+
+
+def _read_in_fresh_process(path: str, gid: str) -> subprocess.CompletedProcess[str]:
+    """Read the game in a new interpreter and report whether ``this`` got imported (its
+    import prints the Zen of Python, and ``sys.modules`` shows it)."""
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from domain.errors import WakeError
+        from domain.store import GameStore
+        try:
+            GameStore({path!r}).state({gid!r})
+            print("LOADED")
+        except WakeError as exc:
+            print("REFUSED", exc)
+        print("IMPORTED" if "this" in sys.modules else "NOT IMPORTED")
+        """
+    )
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120
+    )
+
+
+def test_a_snapshot_row_with_a_foreign_topic_is_refused_and_nothing_imported(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "s.sqlite3")
+    gid = _game_with_a_snapshot(path)
+    _sql(path, "UPDATE stored_snapshots SET topic = 'this:s'")
+    done = _read_in_fresh_process(path, gid)
+    assert done.returncode == 0, done.stderr
+    assert "REFUSED" in done.stdout and "has the topic 'this:s', which is not one of" in done.stdout
+    assert "NOT IMPORTED" in done.stdout and "Beautiful is better" not in done.stdout
+    with pytest.raises(StoreError, match="'this:s', which is not one of Wake's"):
+        GameStore(path).state(gid)
+
+
+def test_a_snapshot_body_naming_a_foreign_class_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "s.sqlite3")
+    gid = _game_with_a_snapshot(path)
+    con = sqlite3.connect(path)
+    (state,) = con.execute("SELECT state FROM stored_snapshots").fetchone()
+    body = json.loads(state)
+    assert body["topic"] == Game.TOPIC
+    body["topic"] = "this:s"
+    con.execute("UPDATE stored_snapshots SET state = ?", (json.dumps(body).encode(),))
+    con.commit()
+    con.close()
+    done = _read_in_fresh_process(path, gid)
+    assert "REFUSED" in done.stdout and "names the class 'this:s'" in done.stdout, done
+    assert "NOT IMPORTED" in done.stdout
+
+
+def test_an_unreadable_snapshot_body_is_a_store_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "s.sqlite3")
+    gid = _game_with_a_snapshot(path)
+    con = sqlite3.connect(path)
+    (state,) = con.execute("SELECT state FROM stored_snapshots").fetchone()
+    body = json.loads(state)
+    del body["state"]["header"]
+    con.execute("UPDATE stored_snapshots SET state = ?", (json.dumps(body).encode(),))
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="cannot be read"):
+        GameStore(path).state(gid)
