@@ -4,6 +4,7 @@ sealed fleets, and hand-built combat tables for the provisional engine."""
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -27,7 +28,7 @@ def scenario(name: str = "multi3") -> dict[str, Any]:
 
 
 def session(name: str = "multi3", *, seed: int | None = None, **options: Any) -> Session:
-    gid = f"ships-test-{name}-{seed}"
+    gid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"ships-test-{name}-{seed}"))  # records need a UUID
     return Session(header_for("ships", scenario(name), game_id=gid, seed=seed, options=options))
 
 
