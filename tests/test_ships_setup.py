@@ -234,6 +234,8 @@ def test_ST_1_9_a_reveal_that_does_not_match_the_commitment_is_refused() -> None
 
 
 def test_ST_2_1_the_combat_phase_begins_as_soon_as_every_fleet_is_revealed() -> None:
+    """ST-SEED / ST-2.1: the seed's multiplayer game goes from fleet formation straight to the
+    Combat Phase, with no movement phase."""
     s = started()
     events = form_all(s, FLEETS)
     names = topics(events)
