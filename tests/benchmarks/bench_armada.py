@@ -9,14 +9,12 @@ Every figure is a rate or a share measured in this run, so it holds on a noisy m
 from __future__ import annotations
 
 import cProfile
-import json
 import pstats
 import sys
 import time
-from importlib import resources
-from typing import Any
 
 from domain.conformance import bot_game
+from tests.armada_helpers import bundled
 
 GEOMETRY = (
     "armada/geometry.py",
@@ -32,19 +30,9 @@ GEOMETRY = (
 GAMES = 20
 
 
-def scenario(name: str) -> dict[str, Any]:
-    text = (
-        resources.files("domain.rulesets.armada")
-        .joinpath(f"data/scenarios/{name}.json")
-        .read_text("utf-8")
-    )
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
 def games_per_second(name: str, games: int) -> tuple[float, float, int]:
     """(games/s, mean seconds a game, mean events a game) for ``games`` bot games."""
-    data = scenario(name)
+    data = bundled(name)
     bot_game("armada", data, 0)  # warm the caches and imports
     events = 0
     start = time.perf_counter()
@@ -56,7 +44,7 @@ def games_per_second(name: str, games: int) -> tuple[float, float, int]:
 
 def geometry_share(name: str, games: int) -> float:
     """Own time in the geometry files over the total, for ``games`` profiled bot games."""
-    data = scenario(name)
+    data = bundled(name)
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(101, 101 + games):
