@@ -18,8 +18,10 @@ from domain.read_model import (
 )
 from domain.rulesets.armada.geometry import ZONES
 from domain.rulesets.armada.ruleset import ArmadaRuleset
+from domain.rulesets.armada.state import with_ship
 from tests.armada_helpers import Game, armada, bundled, duel
 from tests.test_figures import _unit, _view, continuous_view, hover_of, point_of, trace
+from viewer.figures import board_figure
 
 __all__ = ["armada"]  # the fixture, imported for pytest
 
@@ -235,8 +237,6 @@ def test_an_armada_board(armada: ArmadaRuleset) -> None:
 
 
 def board_figure_of(view: GameView) -> go.Figure:
-    from viewer.figures import board_figure
-
     return board_figure(view)
 
 
@@ -263,3 +263,32 @@ def test_focus_on_a_shaped_unit_outlines_its_base() -> None:
     assert outline.line.color == FOCUS_COLOUR and outline.line.width == 3
     assert _parts(outline) == [[(145, 40), (155, 40), (155, 60), (145, 60), (145, 40)]]
     assert list(trace(fig, "focus").customdata) == ["plain"]
+
+
+def test_the_board_opens_zoomed_to_the_action(armada: ArmadaRuleset) -> None:
+    """Issue 13 (board): a continuous board opens on the units in play with a margin, square
+    and inside the table, when they gather in part of it; spread over the table it shows the
+    whole board. Every unit's shapes stay inside the window."""
+    game = Game(duel())
+    view = armada.read_model(game.state)
+    fig = board_figure(view)
+    x0, x1 = fig.layout.xaxis.range
+    y0, y1 = fig.layout.yaxis.range
+    assert x1 - x0 == y1 - y0  # square, like the table
+    for unit in view.units:
+        for shape in unit.shapes:
+            for x, y in shape.points:
+                assert x0 <= x <= x1 and y0 <= y <= y1
+    crowded = game.state
+    for ship_id, (x, y) in {"victory": (400.0, 400.0), "cr90": (470.0, 520.0)}.items():
+        crowded = with_ship(crowded, ship_id, x=x, y=y)
+    crowded = with_ship(crowded, "nebulon", destroyed=True)
+    squadrons = dict(crowded.squadrons)
+    for sq_id, sq in squadrons.items():
+        squadrons[sq_id] = sq.model_copy(update={"x": 430.0 + len(sq_id), "y": 460.0})
+    crowded = crowded.model_copy(update={"squadrons": squadrons})
+    fig = board_figure(armada.read_model(crowded))
+    x0, x1 = fig.layout.xaxis.range
+    width = crowded.data.geometry.play_area.width
+    assert x1 - x0 < 0.8 * width  # zoomed in on the two ships
+    assert x0 < 400.0 - 60 and x1 > 470.0 + 40

@@ -278,10 +278,10 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
             fillcolor="#EEF3F7",
             line={"color": grey, "width": 1},
         )
-        pad = 0.03 * max(board.width, board.height)
-        fig.update_xaxes(range=[-pad, board.width + pad], title_text=f"x ({board.unit})")
+        (x0, x1), (y0, y1) = _action_window(view)
+        fig.update_xaxes(range=[x0, x1], title_text=f"x ({board.unit})")
         fig.update_yaxes(
-            range=[-pad, board.height + pad],
+            range=[y0, y1],
             title_text=f"y ({board.unit})",
             scaleanchor="x",
             scaleratio=1,
@@ -782,6 +782,47 @@ def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> Non
 
 BOARD_HEIGHT = 560
 TALL_BOARD_HEIGHT = 760
+ACTION_PAD = 0.15  # of the board's longer side, around the units in play
+ACTION_MIN = 0.6  # a window below this share of the board's longer side is widened
+
+
+def _action_window(view: GameView) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The part of a continuous board to show first: the units in play with a margin (zoom to
+    the action), or the whole board when they spread over most of it. Plotly's reset (double
+    click) and the user's own zoom work as usual."""
+    board = view.board
+    pad = 0.03 * max(board.width, board.height)
+    whole = ((-pad, board.width + pad), (-pad, board.height + pad))
+    points = [
+        (p[0] + dx, p[1] + dy)
+        for u in view.units
+        if u.status == "active" and (p := u.position) is not None
+        for dx, dy in _extent(u)
+    ]
+    if not points:
+        return whole
+    margin = ACTION_PAD * max(board.width, board.height)
+    least = ACTION_MIN * max(board.width, board.height)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    span = max(x1 - x0, y1 - y0, least)
+    if span >= max(board.width, board.height):
+        return whole
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    x0, y0 = cx - span / 2, cy - span / 2
+    x0 = min(max(x0, -pad), board.width + pad - span)
+    y0 = min(max(y0, -pad), board.height + pad - span)
+    return (x0, x0 + span), (y0, y0 + span)
+
+
+def _extent(unit: UnitView) -> list[tuple[float, float]]:
+    """Offsets from a unit's position to the corners of its shapes (a point when it has none)."""
+    if unit.position is None or not unit.shapes:
+        return [(0.0, 0.0)]
+    px, py = unit.position
+    found = [(x - px, y - py) for shape in unit.shapes for x, y in shape.points]
+    return found or [(0.0, 0.0)]
 
 
 def board_height(view: GameView) -> int:
