@@ -27,6 +27,7 @@ from rich.progress import (
 
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for, new_game
 from domain.errors import (
@@ -747,6 +748,9 @@ def demo(
     from viewer.launch import run_viewer
 
     raise typer.Exit(run_viewer(["--store", st.location, "--game", game_id], port))
+
+
+app.command("rerun")(rerun_command)
 
 
 def main() -> None:
