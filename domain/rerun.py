@@ -169,8 +169,11 @@ class RerunReport:
             for key, (old, new) in self.changes.items():
                 if key == DATA_KEY:
                     out.append(f"ruling: data patched ({new})")
+                elif old == new:
+                    out.append(f"ruling: {key} = {_short(new)} (as recorded)")
                 else:
-                    out.append(f"ruling: {key} = {_short(new)} (recorded: {_short(old)})")
+                    was = "not set in the record" if old == NOT_SET else f"recorded: {_short(old)}"
+                    out.append(f"ruling: {key} = {_short(new)} ({was})")
         else:
             out.append("ruling: as recorded (a verification)")
         if self.identical:
@@ -192,6 +195,7 @@ class RerunReport:
 
 
 DATA_KEY = "(data)"
+NOT_SET = "(not set)"
 
 
 # --- building the rerun's header ---------------------------------------------------------------
@@ -264,15 +268,19 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else canonical_json(value).decode("utf-8")
 
 
-def _changes(original: GameHeader, header: GameHeader, ruling: Ruling) -> dict[str, Any]:
+def _changes(
+    original: GameHeader, header: GameHeader, ruling: Ruling
+) -> dict[str, tuple[Any, Any]]:
+    """Every option the ruling gives, with its recorded value (``NOT_SET`` when the record's
+    header has none: the ruleset's default for its version applied), and the data patch."""
     changes: dict[str, tuple[Any, Any]] = {}
-    defaults = get_ruleset(original.ruleset.id).resolve_options({})
     for key, value in ruling.options.items():
-        old = original.options.get(key, defaults.get(key))
-        if old != value:
-            changes[key] = (old, value)
-    if ruling.data is not None and header.scenario != original.scenario:
-        changes[DATA_KEY] = (None, ruling.data_label or "patch")
+        changes[key] = (original.options.get(key, NOT_SET), value)
+    if ruling.data is not None:
+        label = ruling.data_label or "patch"
+        if header.scenario == original.scenario:
+            label += ", which leaves the scenario as recorded"
+        changes[DATA_KEY] = (None, label)
     return changes
 
 

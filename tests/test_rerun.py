@@ -304,3 +304,19 @@ def test_cli_unreadable_or_tampered_record_is_exit_2(tmp_path: Path) -> None:
     bad.write_text(json.dumps(body), "utf-8")
     code, _, err = wake("rerun", str(bad), "--option", "swap=none")
     assert code == 2 and f"event {roll['seq']}" in err and err.count("\n") == 1
+
+
+def test_a_ruling_that_is_the_recorded_one_says_so() -> None:
+    record = _record(SWA_PHYSICAL)
+    ships = record.header.scenario["data"]["ships"]  # Armada: a data part given whole
+    report = rerun(
+        record.header,
+        record.events,
+        Ruling(options={"evade": "rrg_1_6", "pass_tokens": "off"}, data={"data": {"ships": ships}}),
+    )
+    assert report.identical
+    text = "\n".join(report.lines())
+    assert "ruling: evade = 'rrg_1_6' (as recorded)" in text
+    assert "ruling: pass_tokens = 'off' (not set in the record)" in text
+    assert "which leaves the scenario as recorded" in text
+    assert f"identical: all {report.orders} orders" in text
