@@ -67,26 +67,26 @@ class WakeRecordFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         from domain.engine import new_game
         from domain.errors import WakeError
-        from domain.record import read_record
+        from domain.record import read_record_file, reader
         from domain.record.model import Record
 
-        try:
-            data = self.path.read_bytes()
-        except OSError as exc:
-            raise self.CollectError(f"cannot read {self.path}: {exc.strerror}") from None
         integrity = ""
         try:
-            record = read_record(data, strict=_strict(self.config), source=self.path.name)
+            record = read_record_file(self.path, strict=_strict(self.config))
         except WakeError as exc:
             # A record that parses but whose chain or derived sections do not check (an edited
             # roll, say) is still re-run, so the failure names the event and its rule; anything
-            # that cannot be re-run at all is a collection error.
+            # that cannot be re-run at all is a collection error with the reader's message.
             integrity = _one_line(exc.message)
+            limit = getattr(reader, "MAX_RECORD_BYTES", 256 * 1024 * 1024)
             try:
-                record = Record.model_validate_json(data)
+                if self.path.stat().st_size > limit:
+                    raise ValueError("too large")
+                record = Record.model_validate_json(self.path.read_bytes())
                 new_game(record.header)
-            except (ValueError, WakeError):
+            except (OSError, ValueError, WakeError):
                 raise self.CollectError(f"cannot read the recorded game: {integrity}") from None
+            integrity = integrity.removeprefix(f"{self.path}: ")  # the item names the file
         yield WakeRecordItem.from_parent(self, name=ITEM_NAME, record=record, integrity=integrity)
 
 

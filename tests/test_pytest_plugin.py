@@ -102,9 +102,9 @@ def test_unreadable_records_are_clean_collection_errors(pytester: pytest.Pyteste
     result.stdout.fnmatch_lines(
         [
             "*ERROR collecting other.wake.json*",
-            "cannot read the recorded game: other.wake.json: not a Wake record*",
+            "cannot read the recorded game: */other.wake.json: not a Wake record*",
             "*ERROR collecting truncated.wake.json*",
-            "cannot read the recorded game: truncated.wake.json: not valid JSON at line 1*",
+            "cannot read the recorded game: */truncated.wake.json: not valid JSON at line 1*",
             "*ERROR collecting unknown.wake.json*",
             "cannot read the recorded game: *unknown ruleset 'no_such_ruleset'*",
         ]
