@@ -137,3 +137,12 @@ def test_the_projects_own_fixtures_are_collected_once_each() -> None:
     tests = [p.name for p in (REPO / "tests").glob("*.wake.json")]
     assert tests == []  # nothing under tests/ that the plugin would collect a second time
     assert len(RECORDS) == len({p.name for p in RECORDS}) >= 19
+
+
+def test_the_projects_own_fixtures_collect_as_one_item_each(pytester: pytest.Pytester) -> None:
+    ini = REPO / "pyproject.toml"
+    result = pytester.runpytest(
+        "--collect-only", "-q", "-p", "no:cacheprovider", "-c", str(ini), str(FIXTURES / "games")
+    )
+    counts = [line for line in result.stdout.lines if ".wake.json: " in line]  # -q -q: per file
+    assert len(counts) == len(RECORDS) and all(line.endswith(".wake.json: 1") for line in counts)
