@@ -185,7 +185,11 @@ class RerunReport:
             out.extend("  " + line for line in self.divergence.lines())
         elif self.refusal is not None:
             out.append("no event differs before the re-run refuses an order")
-        if self.refusal is not None:
+        if self.refusal is not None and self.refusal.code == GameOver.code:
+            left = self.orders - self.refusal.order
+            out.append(f"the re-run line ends first: {left} recorded order(s) left unplayed")
+            out.extend("  " + line for line in self.refusal.lines())
+        elif self.refusal is not None:
             out.append("first refused order:")
             out.extend("  " + line for line in self.refusal.lines())
         recorded = self.recorded_end.text() if self.recorded_end else "(cannot be replayed)"

@@ -320,3 +320,22 @@ def test_a_ruling_that_is_the_recorded_one_says_so() -> None:
     assert "ruling: pass_tokens = 'off' (not set in the record)" in text
     assert "which leaves the scenario as recorded" in text
     assert f"identical: all {report.orders} orders" in text
+
+
+def test_a_line_that_ends_earlier() -> None:
+    """Deadlier classes (PL-5 data): the rerun ends by annihilation (PL-7) halfway through the
+    recorded game; the recorded orders after it are reported as not played."""
+    record = _record(GAMES / "morze" / "denmark_strait-turn_limit.wake.json")
+    classes = record.header.scenario["classes"]["classes"]
+    patch = {
+        "classes": {"classes": {k: {"hit": 2, "toughness": 1, "defence": 10} for k in classes}}
+    }
+    report = rerun(record.header, record.events, Ruling(data=patch))
+    assert report.divergence is not None and report.divergence.rule == "PL-4b"
+    assert report.refusal is not None and report.refusal.code == "game_over"
+    assert "annihilation" in report.rerun_end.result
+    assert report.recorded_end is not None and "turn limit" in report.recorded_end.result
+    left = report.orders - report.refusal.order
+    text = "\n".join(report.lines())
+    assert f"the re-run line ends first: {left} recorded order(s) left unplayed" in text
+    assert "the re-run line had already ended" in text
