@@ -96,9 +96,11 @@ def test_explain_attack_shows_dice_target_rule_and_odds(store: str) -> None:
 
 
 def test_verify_ok_and_divergence(tmp_path: Path) -> None:
-    code, out = wake("verify", "--strict", *map(str, RECORDS))
+    # one record per ruleset: the whole corpus is verified once, by the pytest plugin
+    one_each = list({p.parent.name: p for p in RECORDS}.values())
+    code, out = wake("verify", "--strict", *map(str, one_each))
     assert code == 0, out
-    assert out.count(": OK") == len(RECORDS)
+    assert out.count(": OK") == len(one_each) == 3
     body = json.loads(ANNIHILATION.read_text("utf-8"))
     event = next(e for e in body["events"] if e["topic"] == "wake.DiceRolled/1")
     event["payload"]["roll"]["faces"][0] = event["payload"]["roll"]["faces"][0] % 10 + 1

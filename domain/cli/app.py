@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
 from domain.engine import (
     CommandEnvelope,
@@ -873,6 +874,9 @@ def demo(
     from viewer.launch import run_viewer
 
     raise typer.Exit(run_viewer(["--store", st.location, "--game", game_id], port))
+
+
+app.command("rerun")(rerun_command)
 
 
 def _internal(exc: BaseException) -> str:

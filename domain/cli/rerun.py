@@ -1,0 +1,112 @@
+"""``wake rerun``: a ruling diff from the command line (the logic is ``domain.rerun``).
+
+Exit status: 0 when the rerun gives exactly the recorded events, 1 when it differs (or refuses
+an order), 2 for bad input (an unreadable record, an unknown option, a bad data file), with one
+line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from domain.engine import Fact
+from domain.errors import ScenarioError, WakeError
+from domain.header import GameHeader
+
+
+def parse_option_pairs(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; a value is read as JSON when it parses (``2``, ``true``), else text.
+
+    Raises:
+        ScenarioError: a pair without ``=``.
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ScenarioError(f"option {pair!r} must look like KEY=VALUE")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def _load_data(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"cannot read data file {path}: {exc.strerror}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ScenarioError(f"data file {path} is not JSON: {exc}") from exc
+
+
+def _load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
+    """A record file (checked like ``wake verify`` reads it) or a stored game by id."""
+    from domain.record import read_record_file
+
+    path = Path(game)
+    if path.exists() or game.endswith(".json"):
+        record = read_record_file(path)
+        return record.header, list(record.events)
+    from domain.store import GameStore
+
+    return GameStore(store).facts(game)
+
+
+def rerun_command(
+    game: Annotated[str, typer.Argument(help="a record file (*.wake.json) or a stored game's id")],
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", help="KEY=VALUE: rule this ruleset option the other way"),
+    ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data", help="JSON merge patch over the game's resolved scenario (your own tables)"
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="save the rerun as a record file")
+    ] = None,
+    store: Annotated[
+        str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE), for a game id")
+    ] = None,
+) -> None:
+    """Re-decide a game's orders with the same dice under another ruling (an option or your own
+    data) and report the first event that changes, the first order that becomes illegal, and
+    how both lines end. Exit 0: identical; 1: the game changes; 2: bad input."""
+    from domain.record import write_record
+    from domain.rerun import Ruling, rerun
+
+    try:
+        if not option and data is None:
+            raise ScenarioError(
+                "give --option KEY=VALUE or --data FILE (to re-run a record as it was "
+                "recorded, use wake verify)"
+            )
+        ruling = Ruling(
+            options=parse_option_pairs(option or []),
+            data=_load_data(data) if data is not None else None,
+            data_label=data.name if data is not None else "",
+        )
+        header, facts = _load_game(game, store)
+        report = rerun(header, facts, ruling)
+        if output is not None:
+            try:
+                write_record(report.header, report.facts, output)
+            except OSError as exc:
+                raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
+    except WakeError as exc:
+        rule = f" [{exc.rule}]" if exc.rule else ""
+        typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
+        raise typer.Exit(2) from None
+    for line in report.lines():
+        typer.echo(line)
+    if output is not None:
+        typer.echo(f"saved the rerun as {output} (game {report.header.game_id})")
+    raise typer.Exit(0 if report.identical else 1)

@@ -1,0 +1,126 @@
+"""pytest plugin: every ``*.wake.json`` a test run collects is a test that re-runs the record.
+
+Installed with Wake through the ``pytest11`` entry point (named ``wake``), so ``pytest
+path/to/games/`` in any project where Wake is installed verifies every recorded game under that
+folder: each order is decided again with the recorded dice (the seed, or the faces entered at
+the table) and every event is compared with the recorded one, the check ``wake verify`` makes.
+A failure names the first event that differs, both versions (one-line descriptions and the
+payload fields that differ) and the rule that produced it; an order the engine now refuses is
+named with its rule. A file that is not a readable record is a collection error, one message.
+
+``--wake-strict`` (or ``wake_strict = true`` in the ini file) also requires the canonical text
+form, as ``wake verify --strict`` does. ``-p no:wake`` turns the plugin off.
+
+Importing this module costs nothing but pytest itself: the engine is imported when the first
+record is collected, so a test run without records does not pay for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from domain.record.model import Record
+
+SUFFIX = ".wake.json"
+ITEM_NAME = "verify"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wake", "Wake recorded games (*.wake.json)")
+    group.addoption(
+        "--wake-strict",
+        action="store_true",
+        default=None,
+        help="require recorded games in canonical form (like wake verify --strict)",
+    )
+    parser.addini(
+        "wake_strict",
+        type="bool",
+        default=False,
+        help="require recorded games in canonical form (like wake verify --strict)",
+    )
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.name.endswith(SUFFIX):
+        return WakeRecordFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _strict(config: pytest.Config) -> bool:
+    flag = config.getoption("wake_strict")
+    return bool(flag) if flag is not None else bool(config.getini("wake_strict"))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class WakeRecordFile(pytest.File):
+    """A recorded game: read (and checked) at collection, one ``verify`` item."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        from domain.engine import new_game
+        from domain.errors import WakeError
+        from domain.record import read_record_file, reader
+        from domain.record.model import Record
+
+        integrity = ""
+        try:
+            record = read_record_file(self.path, strict=_strict(self.config))
+        except WakeError as exc:
+            # A record that parses but whose chain or derived sections do not check (an edited
+            # roll, say) is still re-run, so the failure names the event and its rule; anything
+            # that cannot be re-run at all is a collection error with the reader's message.
+            integrity = _one_line(exc.message)
+            limit = getattr(reader, "MAX_RECORD_BYTES", 256 * 1024 * 1024)
+            try:
+                if self.path.stat().st_size > limit:
+                    raise ValueError("too large")
+                record = Record.model_validate_json(self.path.read_bytes())
+                new_game(record.header)
+            except (OSError, ValueError, WakeError):
+                raise self.CollectError(f"cannot read the recorded game: {integrity}") from None
+            integrity = integrity.removeprefix(f"{self.path}: ")  # the item names the file
+        yield WakeRecordItem.from_parent(self, name=ITEM_NAME, record=record, integrity=integrity)
+
+
+class WakeRecordItem(pytest.Item):
+    """Re-run one record and compare every event (``wake verify``'s check)."""
+
+    def __init__(self, *, record: Record, integrity: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.record = record
+        self.integrity = integrity
+
+    def runtest(self) -> None:
+        from domain.errors import WakeError
+        from domain.rerun import rerun
+
+        header = self.record.header
+        try:
+            report = rerun(header, self.record.events)
+        except WakeError as exc:
+            pytest.fail(f"cannot re-run {self.path.name}: {_one_line(exc.message)}", pytrace=False)
+        lines: list[str] = []
+        if report.divergence is not None:
+            lines.extend(report.divergence.lines())
+        if report.refusal is not None:
+            lines.extend(report.refusal.lines())
+        if self.integrity:
+            lines.append(f"the record itself does not check: {self.integrity}")
+        if lines:
+            lines.append(
+                f"(game {header.game_id}, {header.ruleset.id} {header.ruleset.version}, "
+                f"{header.dice.mode} dice, {len(self.record.events)} recorded events)"
+            )
+            pytest.fail("\n".join(lines), pytrace=False)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        title = self.record.header.title
+        return self.path, None, f"{self.path.name} ({title})" if title else self.path.name

@@ -1,0 +1,530 @@
+"""Ruling diffs: re-decide a recorded game's orders, with the same dice, under another ruling.
+
+``rerun(header, facts, ruling)`` takes the orders of a recorded game (its ``CommandIssued``
+facts, the authority) and decides them again, in order, for a game whose header carries other
+ruleset options or other data (a JSON merge patch over the resolved scenario). The dice stream
+is the original one: a seeded game throws die n from the same seed (die n = f(seed, n)); a
+physical game consumes the faces recorded with the orders as one stream, in order, so an order
+that now needs more or fewer dice shifts the faces after it, and a line that runs out of faces
+ends there.
+
+The report gives the first event whose content differs from the record (both versions, their
+one-line descriptions, the payload fields that differ, and the rule), the first recorded order
+the new line refuses (with the error and its rule), and where both lines end. With no ruling the
+rerun is a verification (``wake verify``'s check, structured): the pytest plugin uses it that
+way. Everything goes through the ruleset contract; nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.canonical import canonical_json
+from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
+from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay
+from domain.errors import GameOver, RecordError, ScenarioError, WakeError
+from domain.events import CommandIssued
+from domain.header import GameHeader
+from domain.ruleset import get_ruleset
+
+#: At most this many differing payload fields are listed for one event.
+MAX_FIELDS = 8
+#: Values longer than this are shortened in reports.
+MAX_VALUE = 120
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What a rerun changes: ruleset options (merged over the recorded ones) and a JSON merge
+    patch (RFC 7386) over the header's resolved scenario, for a user's own data tables."""
+
+    options: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] | None = None
+    data_label: str = ""  # where the data came from (a file name), for titles and reports
+
+
+@dataclass(frozen=True)
+class FieldDiff:
+    """One payload field that differs (``path`` like ``roll.faces[0]``)."""
+
+    path: str
+    recorded: Any
+    rerun: Any
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first event whose content differs between the record and the re-run."""
+
+    seq: int
+    rule: str
+    rule_summary: str
+    recorded: Fact | None
+    rerun: Fact | None
+    recorded_line: str
+    rerun_line: str
+    fields: tuple[FieldDiff, ...]
+    more_fields: int = 0
+
+    def lines(self) -> list[str]:
+        """The divergence as text: the event, both versions and the differing fields."""
+        rule = self.rule or "n/a"
+        if self.rule_summary:
+            rule = f"{rule} ({self.rule_summary})"
+        out = [
+            f"event {self.seq} differs on re-run (rule {rule})",
+            f"  recorded: {_version(self.recorded, self.recorded_line)}",
+            f"  re-run:   {_version(self.rerun, self.rerun_line)}",
+        ]
+        if self.fields:
+            out.append("  differing fields (recorded != re-run):")
+            out.extend(
+                f"    {f.path}: {_short(f.recorded)} != {_short(f.rerun)}" for f in self.fields
+            )
+            if self.more_fields:
+                out.append(f"    ... and {self.more_fields} more")
+        return out
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A recorded order the re-run refuses: the line stops there."""
+
+    order: int  # index of the recorded order
+    seq: int  # the recorded event that issued it
+    side: str | None
+    command: str  # the order's type
+    code: str  # the error's stable code (``illegal``, ``wrong_phase``, ``dice``, ``game_over``)
+    rule: str
+    message: str
+
+    def lines(self) -> list[str]:
+        who = f" by {self.side}" if self.side else " (system step)"
+        rule = f" [rule {self.rule}]" if self.rule else ""
+        if self.code == GameOver.code:
+            return [
+                f"order #{self.order} ({self.command}{who}, recorded event {self.seq}) was not "
+                "played: the re-run line had already ended"
+            ]
+        if self.code == "dice":
+            return [
+                f"order #{self.order} ({self.command}{who}, recorded event {self.seq}) cannot be "
+                f"decided with the recorded dice stream: {self.message}"
+            ]
+        return [
+            f"order #{self.order} ({self.command}{who}, recorded event {self.seq}) is refused "
+            f"on re-run ({self.code}){rule}: {self.message}"
+        ]
+
+
+@dataclass(frozen=True)
+class LineEnd:
+    """Where a line of play stands after its last event."""
+
+    orders: int
+    events: int
+    result: str  # "winner (reason)", "draw (reason)" or "no result"
+    turn: int
+    phase: str
+    vp: dict[str, int]
+
+    def text(self) -> str:
+        vp = ", ".join(f"{side} {points} VP" for side, points in self.vp.items())
+        return (
+            f"{self.result} after {self.orders} orders, {self.events} events "
+            f"(turn {self.turn}, {self.phase}; {vp})"
+        )
+
+
+@dataclass(frozen=True)
+class RerunReport:
+    """The outcome of a rerun: where it first differs, where it stops, how both lines end."""
+
+    original: GameHeader
+    header: GameHeader  # the rerun's header
+    changes: dict[str, tuple[Any, Any]]  # option -> (recorded, rerun); "(data)" for a patch
+    facts: list[Fact]  # the rerun's facts, as far as it goes
+    orders: int  # recorded orders
+    divergence: Divergence | None
+    refusal: Refusal | None
+    recorded_end: LineEnd | None  # None when the record cannot be folded (a tampered payload)
+    rerun_end: LineEnd
+
+    @property
+    def identical(self) -> bool:
+        """True when every recorded order was decided again into exactly the recorded events."""
+        return self.divergence is None and self.refusal is None
+
+    def lines(self) -> list[str]:
+        """The report as text (the CLI prints it; the viewer can show it)."""
+        out = [
+            f"{self.original.title or self.original.game_id} "
+            f"({self.original.ruleset.id} {self.original.ruleset.version}, "
+            f"{self.original.dice.mode} dice)"
+        ]
+        if self.changes:
+            for key, (old, new) in self.changes.items():
+                if key == DATA_KEY:
+                    out.append(f"ruling: data patched ({new})")
+                elif old == new:
+                    out.append(f"ruling: {key} = {_short(new)} (as recorded)")
+                else:
+                    was = "not set in the record" if old == NOT_SET else f"recorded: {_short(old)}"
+                    out.append(f"ruling: {key} = {_short(new)} ({was})")
+        else:
+            out.append("ruling: as recorded (a verification)")
+        if self.identical:
+            out.append(
+                f"identical: all {self.orders} orders give the recorded {len(self.facts)} events"
+            )
+        if self.divergence is not None:
+            out.append("first difference:")
+            out.extend("  " + line for line in self.divergence.lines())
+        elif self.refusal is not None:
+            out.append("no event differs before the re-run refuses an order")
+        if self.refusal is not None and self.refusal.code == GameOver.code:
+            left = self.orders - self.refusal.order
+            out.append(f"the re-run line ends first: {left} recorded order(s) left unplayed")
+            out.extend("  " + line for line in self.refusal.lines())
+        elif self.refusal is not None:
+            out.append("first refused order:")
+            out.extend("  " + line for line in self.refusal.lines())
+        recorded = self.recorded_end.text() if self.recorded_end else "(cannot be replayed)"
+        out.append(f"recorded line: {recorded}")
+        out.append(f"re-run line:   {self.rerun_end.text()}")
+        return out
+
+
+DATA_KEY = "(data)"
+NOT_SET = "(not set)"
+
+
+# --- building the rerun's header ---------------------------------------------------------------
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386 JSON merge patch: objects merge key by key, ``null`` removes, the rest replaces."""
+    if not isinstance(patch, Mapping):
+        return patch
+    merged: dict[str, Any] = dict(target) if isinstance(target, Mapping) else {}
+    for key, value in patch.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = merge_patch(merged.get(key), value)
+    return merged
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
+    """The header of the rerun: the recorded one with the ruling's options and data applied,
+    a game id derived from the original and the ruling, and a title that says it is a rerun
+    (the header has no field for a parent game; the title carries it).
+
+    Options are merged over the recorded ones and validated by the ruleset; the header keeps
+    the merged options as given (not re-filled with today's defaults), so an older version's
+    record keeps its own readings for the options it did not record.
+
+    Raises:
+        ScenarioError: an unknown option, a bad value, or data the ruleset refuses.
+        UnknownRuleset: the record's ruleset is not installed.
+    """
+    ruleset = get_ruleset(original.ruleset.id)
+    known = ruleset.resolve_options({})  # the defaults name every option the ruleset has
+    unknown = [key for key in ruling.options if key not in known]
+    if unknown:
+        raise ScenarioError(
+            f"unknown {ruleset.meta.id} option {unknown[0]!r} (options: {', '.join(sorted(known))})"
+        )
+    options = {**original.options, **ruling.options}
+    try:
+        ruleset.resolve_options(options)
+    except ScenarioError as exc:
+        raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
+    scenario = original.scenario
+    if ruling.data is not None:
+        if not isinstance(ruling.data, Mapping):
+            raise ScenarioError("a data patch is a JSON object (a merge patch over the scenario)")
+        try:
+            scenario = ruleset.resolve_scenario(merge_patch(original.scenario, ruling.data))
+        except ScenarioError as exc:
+            raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
+    key = canonical_json({"options": dict(ruling.options), "data": ruling.data}).decode("utf-8")
+    game_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"wake-rerun:{original.game_id}:{key}"))
+    what = [f"{k}={_plain(v)}" for k, v in ruling.options.items()]
+    if ruling.data is not None:
+        what.append(f"data {ruling.data_label or 'patch'}")
+    title = f"rerun of {original.game_id}" + (f" with {', '.join(what)}" if what else "")
+    if original.title:
+        title += f": {original.title}"
+    return original.model_copy(
+        update={"game_id": game_id, "title": title, "options": options, "scenario": scenario}
+    )
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else canonical_json(value).decode("utf-8")
+
+
+def _changes(
+    original: GameHeader, header: GameHeader, ruling: Ruling
+) -> dict[str, tuple[Any, Any]]:
+    """Every option the ruling gives, with its recorded value (``NOT_SET`` when the record's
+    header has none: the ruleset's default for its version applied), and the data patch."""
+    changes: dict[str, tuple[Any, Any]] = {}
+    for key, value in ruling.options.items():
+        changes[key] = (original.options.get(key, NOT_SET), value)
+    if ruling.data is not None:
+        label = ruling.data_label or "patch"
+        if header.scenario == original.scenario:
+            label += ", which leaves the scenario as recorded"
+        changes[DATA_KEY] = (None, label)
+    return changes
+
+
+# --- the dice stream of a physical game --------------------------------------------------------
+
+
+class _FaceStream:
+    """The faces recorded with a physical game's orders, as one stream consumed in order."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = tuple(faces)
+        self.index = 0
+
+    def source(self, start: int) -> _StreamDice:
+        return _StreamDice(self, start)
+
+
+class _StreamDice:
+    """One order's view of the stream: starts at the game's dice position."""
+
+    def __init__(self, stream: _FaceStream, start: int) -> None:
+        self.stream = stream
+        self.position = start
+
+    def draw(self, die: Die | CustomDie) -> int:
+        stream = self.stream
+        if stream.index >= len(stream.faces):
+            raise DiceExhausted(
+                f"the {len(stream.faces)} faces recorded for this game are used up "
+                f"({die.name} needed at die {self.position})"
+            )
+        face = die.read_face(stream.faces[stream.index], self.position)
+        stream.index += 1
+        self.position += 1
+        return face
+
+
+# --- comparing ---------------------------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 3] + "..."
+
+
+def _version(fact: Fact | None, line: str) -> str:
+    if fact is None:
+        return "(no such event)"
+    return f"{line} [{fact.topic}]" if line else fact.topic
+
+
+def field_diffs(recorded: Any, rerun: Any, path: str = "") -> list[FieldDiff]:
+    """Every leaf that differs between two JSON values (lists of equal length element-wise)."""
+    if isinstance(recorded, Mapping) and isinstance(rerun, Mapping):
+        out: list[FieldDiff] = []
+        for key in [*recorded, *(k for k in rerun if k not in recorded)]:
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in recorded:
+                out.append(FieldDiff(sub, "(absent)", rerun[key]))
+            elif key not in rerun:
+                out.append(FieldDiff(sub, recorded[key], "(absent)"))
+            else:
+                out.extend(field_diffs(recorded[key], rerun[key], sub))
+        return out
+    if isinstance(recorded, list) and isinstance(rerun, list) and len(recorded) == len(rerun):
+        out = []
+        for i, (a, b) in enumerate(zip(recorded, rerun, strict=True)):
+            out.extend(field_diffs(a, b, f"{path}[{i}]"))
+        return out
+    if recorded == rerun and type(recorded) is type(rerun):
+        return []
+    return [FieldDiff(path or "(value)", recorded, rerun)]
+
+
+def _same(a: Fact, b: Fact) -> bool:
+    """Same content (the digests differ whenever the headers do, so they are not compared)."""
+    return (
+        a.seq == b.seq
+        and a.command == b.command
+        and a.topic == b.topic
+        and a.automatic == b.automatic
+        and a.payload == b.payload
+    )
+
+
+def _describe(state: GameState, fact: Fact | None) -> tuple[str, str]:
+    """(one-line description, rule) of a fact; empty when it cannot be decoded."""
+    if fact is None:
+        return "", ""
+    try:
+        event = decode(state, fact)
+    except WakeError:
+        return "", ""
+    try:
+        line = state.ruleset.describe(event)
+    except Exception:  # a tampered payload may break a ruleset's describe; the diff still shows
+        line = ""
+    return line, event.rule_id()
+
+
+def divergence(state: GameState, recorded: Fact | None, rerun: Fact | None) -> Divergence:
+    """Describe two versions of one event (either may be missing)."""
+    seq = recorded.seq if recorded is not None else rerun.seq if rerun is not None else 0
+    recorded_line, recorded_rule = _describe(state, recorded)
+    rerun_line, rerun_rule = _describe(state, rerun)
+    rule = rerun_rule or recorded_rule
+    fields: list[FieldDiff] = []
+    if recorded is not None and rerun is not None:
+        if recorded.topic != rerun.topic:
+            fields.append(FieldDiff("topic", recorded.topic, rerun.topic))
+        if recorded.automatic != rerun.automatic:
+            fields.append(FieldDiff("automatic", recorded.automatic, rerun.automatic))
+        if recorded.command != rerun.command:
+            fields.append(FieldDiff("command", recorded.command, rerun.command))
+        if recorded.topic == rerun.topic:
+            fields.extend(field_diffs(recorded.payload, rerun.payload))
+    summary = state.ruleset.rule_summary(rule) if rule else ""
+    return Divergence(
+        seq=seq,
+        rule=rule,
+        rule_summary=summary,
+        recorded=recorded,
+        rerun=rerun,
+        recorded_line=recorded_line,
+        rerun_line=rerun_line,
+        fields=tuple(fields[:MAX_FIELDS]),
+        more_fields=max(0, len(fields) - MAX_FIELDS),
+    )
+
+
+def line_end(state: GameState) -> LineEnd:
+    """Where a game stands: its result (or none), turn, phase and victory points."""
+    view = state.ruleset.read_model(state.rules)
+    if state.result is not None:
+        result = f"{state.result.winner or 'draw'} ({state.result.reason})"
+    else:
+        result = "no result"
+    return LineEnd(
+        orders=state.commands,
+        events=state.seq,
+        result=result,
+        turn=view.turn,
+        phase=view.phase,
+        vp={side.id: side.vp for side in view.sides},
+    )
+
+
+# --- the rerun ---------------------------------------------------------------------------------
+
+
+def recorded_orders(facts: Sequence[Fact]) -> list[tuple[Fact, CommandIssued]]:
+    """Each recorded order with the fact that issued it.
+
+    Raises:
+        RecordError: an order's record does not fit ``CommandIssued``.
+    """
+    orders = []
+    for fact in facts:
+        if fact.topic == CommandIssued.TOPIC:
+            try:
+                orders.append((fact, CommandIssued.model_validate(fact.payload)))
+            except ValueError as exc:
+                raise RecordError(f"event {fact.seq}: not a valid order record") from exc
+    return orders
+
+
+def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = None) -> RerunReport:
+    """Decide the recorded orders again under ``ruling`` (none: as recorded) with the recorded
+    dice stream, and compare every event with the record.
+
+    Raises:
+        ScenarioError: the ruling names an unknown option, a bad value or bad data.
+        RecordError, UnknownRuleset: the record cannot be re-run at all.
+    """
+    ruling = ruling or Ruling()
+    header = rerun_header(original, ruling) if ruling.options or ruling.data else original
+    orders = recorded_orders(facts)
+    session = Session(header)
+    stream = None
+    if header.dice.mode == "physical":
+        stream = _FaceStream([face for _, issued in orders for face in issued.dice or []])
+    refusal: Refusal | None = None
+    for fact, issued in orders:
+        envelope = CommandEnvelope(side=issued.side, command=issued.command)
+        dice: DiceSource | None = None
+        if stream is not None:
+            dice = stream.source(session.state.dice_position)
+        try:
+            session.submit(envelope, dice)
+        except WakeError as exc:
+            refusal = Refusal(
+                order=issued.index,
+                seq=fact.seq,
+                side=issued.side,
+                command=str(issued.command.get("type", "?")),
+                code=exc.code,
+                rule=exc.rule or "",
+                message=_one_line(exc.message),
+            )
+            break
+    produced = session.facts
+    found: Divergence | None = None
+    for recorded, again in zip(facts, produced, strict=False):
+        if not _same(recorded, again):
+            found = divergence(session.state, recorded, again)
+            break
+    if found is None and refusal is None and len(facts) != len(produced):
+        at = min(len(facts), len(produced))
+        found = divergence(
+            session.state,
+            facts[at] if at < len(facts) else None,
+            produced[at] if at < len(produced) else None,
+        )
+    try:
+        recorded_end: LineEnd | None = line_end(replay(original, facts, check=False))
+    except WakeError:
+        recorded_end = None
+    return RerunReport(
+        original=original,
+        header=header,
+        changes=_changes(original, header, ruling),
+        facts=list(produced),
+        orders=len(orders),
+        divergence=found,
+        refusal=refusal,
+        recorded_end=recorded_end,
+        rerun_end=line_end(session.state),
+    )
+
+
+__all__ = [
+    "Divergence",
+    "FieldDiff",
+    "LineEnd",
+    "Refusal",
+    "RerunReport",
+    "Ruling",
+    "divergence",
+    "field_diffs",
+    "merge_patch",
+    "rerun",
+    "rerun_header",
+]
