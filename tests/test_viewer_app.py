@@ -264,3 +264,20 @@ def test_a_four_player_game_in_a_players_view_hides_the_other_hands(
     assert umpire_names > 0
     assert not [card for card in p1_cards if f"card: {card}" in board]
     assert "hidden" in board
+
+
+def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 (side views): choosing "View as" puts the side in the URL (``?as=``), a link
+    with ``?as=`` opens in that side's view, and an ``?as=`` that names no side of the game is
+    ignored (the umpire's view, nothing echoed)."""
+    at = _app(store_path, monkeypatch, game=SHIPS_4P, event="10")
+    assert at.radio(key="view_as").value == "Umpire (everything)"
+    assert "as" not in at.query_params
+    at.radio(key="view_as").set_value("P3").run()
+    assert at.query_params["as"] in ("P3", ["P3"])
+    linked = _app(store_path, monkeypatch, game=SHIPS_4P, event="10", **{"as": "P2"})
+    assert linked.radio(key="view_as").value == "P2"
+    odd = _app(store_path, monkeypatch, game=SHIPS_4P, event="10", **{"as": "<b>x</b>"})
+    assert odd.radio(key="view_as").value == "Umpire (everything)"
+    page = " ".join(str(e.value) for e in [*odd.markdown, *odd.caption, *odd.warning])
+    assert "<b>x</b>" not in page

@@ -173,3 +173,11 @@ def test_a_local_record_that_is_a_fifo_is_refused(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(LoadError, match="not a regular file"):
         from_file(fifo)
+
+
+def test_the_launcher_hides_the_deploy_button() -> None:
+    """Issue 13 (polish): the viewer is a local tool; Streamlit's Deploy button is not shown."""
+    from viewer.launch import streamlit_command
+
+    cmd = streamlit_command(8501, [])
+    assert cmd[cmd.index("--client.toolbarMode") + 1] == "minimal"

@@ -500,6 +500,9 @@ def main() -> None:
         st.session_state["_game"] = game.header.game_id
     sides = [s.id for s in game.header.sides]
     hidden = tl.ruleset.meta.hidden_information
+    wanted_view = st.query_params.get("as")
+    if "view_as" not in st.session_state and wanted_view in sides:  # only a known side id
+        st.session_state["view_as"] = wanted_view
     view_as = st.sidebar.radio(
         "View as",
         [UMPIRE, *sides],
@@ -510,6 +513,10 @@ def main() -> None:
     if not hidden:
         st.sidebar.caption(f"{tl.ruleset.meta.name} has no hidden information.")
     viewer = None if view_as == UMPIRE else view_as
+    if viewer is None:
+        st.query_params.pop("as", None)
+    elif st.query_params.get("as") != viewer:
+        st.query_params["as"] = viewer  # the chosen view is part of the link
     st.title(_md(game.header.title or game.header.scenario_id), anchor=False)
     st.caption(
         f"{_md(tl.ruleset.meta.name)} {_md(game.header.ruleset.version)} · "

@@ -43,6 +43,8 @@ def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1"
         "none",
         "--client.showErrorDetails",
         "none",
+        "--client.toolbarMode",  # no "Deploy" button: this is a local tool, not an app to host
+        "minimal",
         "--server.maxUploadSize",  # in MB: Streamlit holds an upload in memory before Wake
         str(max(1, MAX_UPLOAD_BYTES // (1024 * 1024))),  # reads it
         "--",
