@@ -129,7 +129,7 @@ def test_armada_ltp_evade_refuses_the_evade_the_rrg_allowed() -> None:
     assert refusal.command == "spend_defence_token" and refusal.code == "illegal"
     assert "Evade" in refusal.message
     assert report.recorded_end is not None
-    assert "ships are destroyed" in report.recorded_end.result
+    assert "every ship of" in report.recorded_end.result
     assert report.rerun_end.result == "no result"
     # and the other way round: the game recorded under ltp_2015 re-run under the RRG reading
     ltp = _record(SWA_LTP)

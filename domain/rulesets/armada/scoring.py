@@ -66,7 +66,7 @@ def immediate(state: ArmadaState) -> GameEnded | None:
     winner = state.other(beaten[0])
     return GameEnded(
         winner=winner,
-        reason=f"all of {beaten[0]}'s ships are destroyed",
+        reason=f"every ship of {beaten[0]} is destroyed",
         rule=RULE,
         vp=scores(state),
     )
