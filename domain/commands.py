@@ -116,3 +116,34 @@ def _path(loc: list[Any]) -> str:
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= _SHOWN_INPUT else text[: _SHOWN_INPUT - 3] + "..."
+
+
+SECRET_FIELDS = frozenset({"salt", "salts", "secret"})
+"""Order fields an explanation never shows (a salt proves a sealed choice; it says nothing)."""
+MAX_SENTENCE = 400
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_value(v) for v in value) or "none"
+    return str(value)
+
+
+def order_sentence(command: Mapping[str, Any]) -> str:
+    """``{"type": "reveal_dial", "ship": "victory", "slot": 3, "salt": "…"}`` ->
+    ``"reveal dial: ship victory, slot 3"``: the order's type in words, then each field that is
+    set (empty, false and None fields and secrets left out), bounded in length."""
+    kind = str(command.get("type", "order")).replace("_", " ")
+    parts = [
+        f"{str(key).replace('_', ' ')} {_value(value)}"
+        for key, value in command.items()
+        if key != "type" and key not in SECRET_FIELDS and value not in (None, False, "", [], {})
+    ]
+    text = f"{kind}: {', '.join(parts)}" if parts else kind
+    return text if len(text) <= MAX_SENTENCE else text[: MAX_SENTENCE - 1] + "…"

@@ -63,6 +63,7 @@ class CommandLine:
     side: str | None
     command: dict[str, Any]
     dice: list[int] | None
+    sentence: str = ""  # the order in words (``Ruleset.describe_order``), no secrets
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,13 @@ def explain_event(
         if viewer is not None:
             seen = ruleset.redact(issued, viewer)
             issued = seen if isinstance(seen, CommandIssued) else issued
-        command = CommandLine(issued.index, issued.side, issued.command, issued.dice)
+        command = CommandLine(
+            issued.index,
+            issued.side,
+            issued.command,
+            issued.dice,
+            ruleset.describe_order(issued.command),
+        )
     rule = event.rule_id()
     rolls: list[RollExplanation] = []
     if isinstance(event, DiceRolled):
@@ -274,7 +281,7 @@ def explanation_lines(ex: Explanation) -> list[str]:
         dice = f" with dice {ex.command.dice}" if ex.command.dice else ""
         lines.append(
             f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
-            f"{ex.command.command}{dice}"
+            f"{ex.command.sentence or ex.command.command}{dice}"
         )
     if ex.episode:
         lines.append("")

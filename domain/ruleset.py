@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from domain.commands import order_sentence
 from domain.dice import DiceSource
 from domain.errors import UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
@@ -147,6 +148,12 @@ class Ruleset(ABC, Generic[S, C]):
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
         """The event as ``viewer`` may see it (``None`` = umpire sees all). Default: public."""
         return event
+
+    def describe_order(self, command: Mapping[str, Any]) -> str:
+        """An order (its JSON form) as one readable sentence for explanations. Default:
+        :func:`domain.commands.order_sentence` (the type in words, then the fields; secrets
+        such as a sealed dial's salt left out). A ruleset may say it better."""
+        return order_sentence(command)
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada

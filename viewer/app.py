@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import logging
 import sys
 from pathlib import Path
@@ -351,9 +350,9 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
     if ex.command is not None:
         dice = f" · dice entered: {ex.command.dice}" if ex.command.dice else ""
         st.markdown(
-            f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}"
+            f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}: "
+            f"{_md(ex.command.sentence)}"
         )
-        st.code(json.dumps(ex.command.command, ensure_ascii=False), language="json")
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
         st.markdown(f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}")
