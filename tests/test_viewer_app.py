@@ -149,11 +149,17 @@ def test_large_game_log_is_bounded(store_path: str, monkeypatch: pytest.MonkeyPa
     assert "500 most recent" in "\n".join(c.value for c in at.caption)
 
 
-def test_unknown_game_falls_back_with_warning(
+def test_unknown_game_says_so_and_opens_none(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 13 (links): an unknown ``?game=`` says so instead of opening another game; the
+    picker stays, and picking a game opens it."""
     at = _app(store_path, monkeypatch, game="11111111-1111-4111-8111-111111111111")
     assert any("not in the store" in w.value for w in at.warning)
+    assert at.sidebar.selectbox[0].value is None
+    assert not at.get("plotly_chart")
+    at.sidebar.selectbox[0].set_value(CONVOY_ID).run()
+    assert not at.exception and at.get("plotly_chart")
 
 
 def test_empty_store_explains_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

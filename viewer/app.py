@@ -153,10 +153,21 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
         f"{sides_label(g['sides'])} · {g['events']} events · {g['result']}"
         for g in games
     }
-    index = ids.index(wanted) if wanted in ids else 0
-    if wanted not in ids:  # the URL's text is not echoed: it is anybody's
-        st.warning("The game named in the link is not in the store; showing the first one.")
-    chosen = sb.selectbox("Stored games", ids, index=index, format_func=lambda i: labels[i])
+    known = wanted in ids
+    if not known:  # the URL's text is not echoed: it is anybody's
+        st.warning(
+            "The game named in the link is not in the store, so no game is open: pick one "
+            "under Stored games."
+        )
+    chosen = sb.selectbox(
+        "Stored games",
+        ids,
+        index=ids.index(wanted) if known else None,
+        format_func=lambda i: labels[i],
+        placeholder="Pick a game",
+    )
+    if chosen is None:
+        return None
     if chosen != st.query_params.get("game"):
         st.query_params["game"] = chosen
     try:
