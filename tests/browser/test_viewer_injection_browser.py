@@ -91,7 +91,7 @@ def test_a_forged_record_s_markup_is_text(
 def test_the_url_s_game_is_not_rendered(page: Any, server: Server, artifacts: Path) -> None:
     requests = _watch_requests(page)
     page.goto(f"{server.url}/?game={urllib.parse.quote(MARKUP)}")
-    wait_idle(page, "is not in the store")
+    wait_idle(page, "is not in the store", chart=False)  # no game opens
     _assert_nothing_injected(page, requests)
     expect(page.get_by_text("wake-link")).to_have_count(0)  # not echoed at all
     page.screenshot(path=str(artifacts / "11-url-game-not-echoed.png"))
