@@ -287,3 +287,19 @@ def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.Mon
     assert odd.radio(key="view_as").value == "Umpire (everything)"
     page = " ".join(str(e.value) for e in [*odd.markdown, *odd.caption, *odd.warning])
     assert "<b>x</b>" not in page
+
+
+def test_the_per_unit_damage_chart_stays_readable(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13 (navigation): the convoy game's 40-odd units: the per-unit chart ("damage
+    taken", so labelled) starts with the 12 most damaged units, and the user can pick others."""
+    at = _app(store_path, monkeypatch, game=CONVOY_ID, event="1700")
+    pick = next(m for m in at.multiselect if m.label.startswith("Units shown"))
+    assert 0 < len(pick.value) <= 12 and len(pick.options) > 30
+    titles = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
+    unit_chart = next(t for t in titles if "Damage taken per unit" in t)
+    assert unit_chart.count('"name"') <= 12 + 2  # one trace per unit, plus the cursor lines
+    other = next(o for o in pick.options if o not in pick.value)
+    pick.set_value([other]).run()
+    assert not at.exception

@@ -400,13 +400,46 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             )
 
 
+TOP_UNITS = 12
+"""Units the per-unit damage chart shows at first: the most damaged by the end of the game."""
+
+
+def _units_shown(tl: Timeline) -> set[str]:
+    """The units the per-unit chart draws: the user's pick, or the :data:`TOP_UNITS` that take
+    the most damage over the game (a 40-unit game stays readable)."""
+    final = {name: pts[-1][1] if pts else 0.0 for name, pts in tl.damage_unit.points.items()}
+    ranked = sorted(final, key=lambda name: (-final[name], name))
+    default = [name for name in ranked[:TOP_UNITS] if final[name] > 0] or ranked[:TOP_UNITS]
+    picked = st.multiselect(
+        f"Units shown (the {TOP_UNITS} most damaged at first)",
+        ranked,
+        default=default,
+        key=f"dmg_units_{tl.header.game_id}",  # a pick belongs to one game
+    )
+    return set(picked)
+
+
 def _charts(tl: Timeline, event: int) -> None:
     colours = side_colours([s.id for s in tl.first_view.sides])
     by_name = {tl.side_names[sid]: colour for sid, colour in colours.items()}
-    tabs = st.tabs(["Damage per side", "Damage per unit", "Victory points", "Luck"])
+    tabs = st.tabs(["Damage taken per side", "Damage taken per unit", "Victory points", "Luck"])
+    with tabs[1]:
+        units = _units_shown(tl)
     specs = [
-        ("dmg_side", "Cumulative damage per side", tl.damage_side.points, "damage", by_name),
-        ("dmg_unit", "Cumulative damage per unit", tl.damage_unit.points, "damage", None),
+        (
+            "dmg_side",
+            "Damage taken per side (cumulative)",
+            tl.damage_side.points,
+            "damage taken",
+            by_name,
+        ),
+        (
+            "dmg_unit",
+            "Damage taken per unit (cumulative)",
+            {name: pts for name, pts in tl.damage_unit.points.items() if name in units},
+            "damage taken",
+            None,
+        ),
         ("vp", "Victory points per side", tl.vp.points, "VP", by_name),
         (
             "luck",
