@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
 from domain.engine import (
@@ -877,6 +878,7 @@ def demo(
 
 
 app.command("rerun")(rerun_command)
+app.command("report")(report_command)
 
 
 def _internal(exc: BaseException) -> str:

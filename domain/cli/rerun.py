@@ -45,7 +45,7 @@ def _load_data(path: Path) -> Any:
         raise ScenarioError(f"data file {path} is not JSON: {exc}") from exc
 
 
-def _load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
+def load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
     """A record file (checked like ``wake verify`` reads it) or a stored game by id."""
     from domain.record import read_record_file
 
@@ -94,7 +94,7 @@ def rerun_command(
             data=_load_data(data) if data is not None else None,
             data_label=data.name if data is not None else "",
         )
-        header, facts = _load_game(game, store)
+        header, facts = load_game(game, store)
         report = rerun(header, facts, ruling)
         if output is not None:
             try:

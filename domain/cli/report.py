@@ -1,0 +1,57 @@
+"""``wake report GAME EVENT -o report.html``: a dispute report for one event (the page is built
+by ``viewer.report``; this is the command line around it).
+
+Exit status: 0 when the page is written, 2 for bad input (an unreadable record, an event that is
+not in the game, an unknown option), with one line on stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from domain.cli.rerun import load_game, parse_option_pairs
+from domain.errors import ScenarioError, WakeError
+
+
+def report_command(
+    game: Annotated[str, typer.Argument(help="a record file (*.wake.json) or a stored game's id")],
+    event: Annotated[int, typer.Argument(help="the event, numbered as `wake log` shows it")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="the HTML file to write")],
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", help="KEY=VALUE: also show this ruling's diff (same orders, same dice)"
+        ),
+    ] = None,
+    side: Annotated[
+        str | None, typer.Option("--as", help="a side's view (hidden information sealed)")
+    ] = None,
+    store: Annotated[
+        str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE), for a game id")
+    ] = None,
+) -> None:
+    """Write one self-contained HTML page about one event for an organiser: the board at that
+    moment, the order, the full explanation with rule IDs and exact odds, the ruling diffs asked
+    for. It opens offline (plotly.js is embedded)."""
+    from viewer.report import ReportRequest, build_report, report_options
+
+    try:
+        header, facts = load_game(game, store)
+        if side is not None and side not in {s.id for s in header.sides}:
+            raise ScenarioError(f"--as: this game has no side {side[:40]!r}")
+        request = ReportRequest(
+            event=event, viewer=side, rulings=report_options(parse_option_pairs(option or []))
+        )
+        page = build_report(header, facts, request)
+        try:
+            output.write_text(page, "utf-8")
+        except OSError as exc:
+            raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
+    except WakeError as exc:
+        rule = f" [{exc.rule}]" if exc.rule else ""
+        typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"wrote {output} (event {event} of game {header.game_id})")
