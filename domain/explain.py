@@ -222,8 +222,9 @@ def explain_event(
     inside an episode (``Ruleset.episode``: an attack from declaration to end) also gets the
     episode's every event and every roll."""
     fact = facts[index]
-    event = decode(state_before, fact)
     ruleset = state_before.ruleset
+    # a side's explanation starts from what that side may see of the event itself
+    event = ruleset.redact(decode(state_before, fact), viewer)
     cause = next((f for f in reversed(facts[: index + 1]) if f.topic == CommandIssued.TOPIC), None)
     command = None
     if cause is not None:
