@@ -578,3 +578,15 @@ def test_swa_pass_the_first_player_needs_an_activation_and_fewer_ships(
     _dials(game, "navigate")
     error = game.refuse("empire", {"type": "pass_turn"}, IllegalCommand, "SWA-PASS")
     assert "first player" in str(error)
+
+
+def test_swa_pass_the_bot_passes_while_the_enemy_is_far(armada: ArmadaRuleset) -> None:
+    """SWA-PASS: with pass tokens the bot passes instead of activating when none of its ships
+    has an enemy ship within long range, and the game goes on to the end."""
+    game = Game(_uneven("rebels"), options={"pass_tokens": "rrg_1_6"})
+    _dials(game, "navigate")
+    game.reveal("cr90")
+    game.maneuver("cr90")
+    events = game.bot()
+    assert of(events, TurnPassed) and game.state.pass_tokens == {"empire": 1}
+    game.play_until(lambda s: s.phase == "over", limit=3000)

@@ -41,6 +41,7 @@ from domain.rulesets.armada.commands import (
     EndSquadronActivation,
     Maneuver,
     MoveSquadron,
+    PassTurn,
     PlaceSquadrons,
     Repair,
     RepairEffect,
@@ -65,6 +66,7 @@ from domain.rulesets.armada.overlap import (
     outside_play_area,
     squadron_overlaps,
 )
+from domain.rulesets.armada.passing import may_pass
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import (
     deployment_zone,
@@ -116,6 +118,8 @@ def bot_command(state: ArmadaState, side: str | None) -> BaseModel | None:
         if state.squadron_activation is not None:
             return _squadron_step(state)
         if state.activation is None:
+            if _wants_to_pass(state, side):
+                return PassTurn()
             return _reveal(state, side)
         return _activation_step(state, side)
     if state.phase == "squadron":
@@ -298,6 +302,21 @@ def _useful(state: ArmadaState, ship: ShipState, command: CommandName) -> bool:
     if command == "concentrate_fire":
         _, distance = nearest_enemy(state, ship)
         return distance <= state.data.geometry.range_bands.long + 100.0
+    return True
+
+
+def _wants_to_pass(state: ArmadaState, side: str) -> bool:
+    """SWA-PASS (option): spend a pass token when allowed and none of the side's unactivated
+    ships has an enemy ship within long range — better to move after the enemy has closed in."""
+    if state.options.pass_tokens == "off" or not may_pass(state, side):
+        return False
+    reach = state.data.geometry.range_bands.long
+    for ship in state.ships_of(side):
+        if not ship.activated:
+            base = state.placed(ship.id).base
+            for enemy in _enemy_ships(state, side):
+                if distance_between(base, state.placed(enemy.id).base) <= reach:
+                    return False
     return True
 
 
