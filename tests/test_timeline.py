@@ -86,3 +86,20 @@ def test_event_index_carries_sides_and_units(timeline: Timeline) -> None:
     fact = timeline.facts[declared.seq - 1]
     assert declared.side == fact.payload["side"]
     assert declared.units == (fact.payload["attacker"], fact.payload["target"])
+
+
+def test_the_game_summary_names_result_losses_vp_luck_and_key_moments() -> None:
+    """Issue 13 (polish): a short summary of a bundled game: the result, each side's losses,
+    VP and luck, and key moments with their event numbers."""
+    from domain.record import read_record_file
+    from tests.helpers import FIXTURES
+    from viewer.timeline import Timeline
+
+    record = read_record_file(FIXTURES / "games/armada/core_learning-last-ship.wake.json")
+    tl = Timeline(record.header, record.events)
+    lines = tl.summary()
+    assert lines[0].startswith("Result: ") and "destroyed" in lines[0]
+    assert sum(1 for line in lines if "units lost" in line and "VP" in line) == 2
+    assert "Key moments:" in lines
+    moments = [line for line in lines if line.startswith("  event ")]
+    assert 0 < len(moments) <= 6 and any("(kill)" in m for m in moments)

@@ -567,6 +567,8 @@ def main() -> None:
         f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
         f"source: {_md(game.source)}"
     )
+    with st.expander("Game summary"):
+        st.text("\n".join(tl.summary()))  # plain text: names come from the record
     event = _navigation(tl)
     st.query_params["event"] = str(event)
     st.iframe(KEYS_JS, height=1)  # keyboard shortcuts (our own constant script)

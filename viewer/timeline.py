@@ -245,6 +245,30 @@ class Timeline:
     def prev_swing(self, seq: int) -> Swing | None:
         return next((s for s in reversed(self.swings) if s.seq < seq), None)
 
+    def summary(self, moments: int = 6) -> list[str]:
+        """A short plain-text summary: the result, each side's losses, final VP and luck (the
+        actual minus the expected outcome of its rolls), and the key moments (kills first, then
+        the least likely rolls), each with its event number."""
+        lines = [f"Result: {self.result_text()}"]
+        final = self.last_view
+        for side in final.sides:
+            units = [u for u in final.units if u.side == side.id and not u.private]
+            lost = [u for u in units if u.status != "active"]
+            luck_pts = self.luck.points.get(side.name, [])
+            luck = luck_pts[-1][1] if luck_pts else 0.0
+            lines.append(
+                f"{side.name}: {len(lost)} of {len(units)} units lost, {side.vp} VP, "
+                f"luck {luck:+.2f} against expectation"
+            )
+        kills = [s for s in self.swings if s.kind == "kill"]
+        rolls = [s for s in self.swings if s.kind != "kill"]
+        luckiest = rolls[: max(2, moments - len(kills))]  # the most unlikely rolls, always some
+        chosen = sorted([*kills[: moments - len(luckiest)], *luckiest], key=lambda s: s.seq)
+        if chosen:
+            lines.append("Key moments:")
+            lines += [f"  event {s.seq} ({s.kind}): {s.text}" for s in chosen]
+        return lines
+
     def result_text(self) -> str:
         result = self.final.result
         if result is None:
