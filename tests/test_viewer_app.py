@@ -303,3 +303,22 @@ def test_the_per_unit_damage_chart_stays_readable(
     other = next(o for o in pick.options if o not in pick.value)
     pick.set_value([other]).run()
     assert not at.exception
+
+
+def test_the_app_has_no_bare_strings_that_streamlit_magic_would_print() -> None:
+    """Streamlit's "magic" writes any bare expression of the app script to the page: a
+    constant's docstring once appeared above the title. Only docstrings in their places."""
+    import ast
+
+    tree = ast.parse(Path(APP).read_text("utf-8"))
+    stray = [
+        stmt.lineno
+        for node in ast.walk(tree)
+        if isinstance(getattr(node, "body", None), list)
+        for i, stmt in enumerate(node.body)  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+        and not (i == 0 and isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef))
+    ]
+    assert stray == []

@@ -400,8 +400,7 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             )
 
 
-TOP_UNITS = 12
-"""Units the per-unit damage chart shows at first: the most damaged by the end of the game."""
+TOP_UNITS = 12  # units the per-unit damage chart shows at first: the most damaged at the end
 
 
 def _units_shown(tl: Timeline) -> set[str]:
@@ -498,10 +497,27 @@ def _log(tl: Timeline, event: int, viewer: str | None) -> None:
     shown = rows[:LOG_ROWS]
     for row in shown:  # hidden information is redacted for a side's view
         row["text"] = tl.text(int(row["event"]), viewer)
-    st.dataframe(shown, hide_index=True, width="stretch", height=320)
+    events = [int(row["event"]) for row in shown]
+    key = f"log_{event}"  # a fresh grid after each move: no stale selection
+
+    def jump() -> None:  # a click on a row moves the replay there
+        picked = st.session_state[key].selection.rows
+        if picked and 0 <= picked[0] < len(events):
+            st.session_state["event"] = events[picked[0]]
+
+    st.dataframe(
+        shown,
+        hide_index=True,
+        width="stretch",
+        height=320,
+        key=key,
+        on_select=jump,
+        selection_mode="single-row",
+    )
     more = f"; showing the {LOG_ROWS} most recent" if len(rows) > LOG_ROWS else ""
     st.caption(
-        f"{len(rows)} of {event} events up to the cursor match{more} (newest first; ▶ = current)."
+        f"{len(rows)} of {event} events up to the cursor match{more} (newest first; ▶ = current; "
+        "click a row to go there)."
     )
 
 

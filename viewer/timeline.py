@@ -122,7 +122,7 @@ class Timeline:
                 self._checkpoints.append(state)
             payload = fact.payload
             self.decoded.append(event)
-            text = self.ruleset.describe(event)
+            text = self._line(event)
             side = _side(payload, fact.topic)
             if fact.topic == CommandIssued.TOPIC:
                 side = payload.get("side")
@@ -237,7 +237,15 @@ class Timeline:
         info = self.events[seq - 1]
         if viewer is None or not self.ruleset.meta.hidden_information:
             return info.text
-        return self.ruleset.describe(self.ruleset.redact(self.decoded[seq - 1], viewer))
+        return self._line(self.ruleset.redact(self.decoded[seq - 1], viewer))
+
+    def _line(self, event: DomainEvent) -> str:
+        """One log line; an order reads as a sentence (``Ruleset.describe_order``), never as
+        a raw dict or with a salt."""
+        if isinstance(event, CommandIssued):
+            who = event.side or "umpire"
+            return f"order #{event.index} by {who}: {self.ruleset.describe_order(event.command)}"
+        return self.ruleset.describe(event)
 
     def next_swing(self, seq: int) -> Swing | None:
         return next((s for s in self.swings if s.seq > seq), None)

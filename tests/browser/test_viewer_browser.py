@@ -506,3 +506,20 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
     page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
     wait_idle(page)
     expect(panel).to_contain_text(", ".join(drawn["P2"].payload["cards"]))  # its own cards
+
+
+def test_clicking_a_log_row_jumps_there(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """Issue 13 (move list): a click on a row of the log moves the replay to that event (the
+    log lists the events up to the cursor, newest first: the third row is two events back)."""
+    length = river_plate.timeline.length
+    open_game(page, server, RIVER_PLATE, 150, length)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    row_height = 35  # the grid's default row height (the header row is as tall)
+    page.mouse.click(box["x"] + 12, box["y"] + row_height * 3 + row_height / 2)
+    expect_event(page, 148, length)
+    shot(page, artifacts, "13-log-row-click-event-148")
