@@ -322,3 +322,26 @@ def test_the_app_has_no_bare_strings_that_streamlit_magic_would_print() -> None:
         and not (i == 0 and isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef))
     ]
     assert stray == []
+
+
+def test_a_game_opened_from_a_file_can_be_kept_so_its_link_works(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 13 (uploads and links): a game opened from a file is not in the store, so its
+    link would open nothing: the viewer says so and keeps it on request (checked as ``wake
+    import`` checks); then the store opens it by its id."""
+    import sys
+
+    from domain.store import GameStore
+
+    record = FIXTURES / "games/morze/narvik_destroyers-physical.wake.json"
+    store = str(tmp_path / "keep.sqlite3")
+    monkeypatch.setenv("WAKE_STORE", store)
+    monkeypatch.setattr(sys, "argv", ["app.py", "--record", str(record)])
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert any("not in the store" in c.value for c in at.sidebar.caption)
+    at.sidebar.button(key="keep_game").click().run()
+    assert not at.exception and at.sidebar.success
+    game_id = read_record_file(record).header.game_id
+    assert GameStore(store).facts(game_id)[0].game_id == game_id

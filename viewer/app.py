@@ -19,10 +19,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from domain.engine import decode
+from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
 from domain.read_model import redact_view, sides_label
 from domain.record import write_record
-from domain.store import store_location
+from domain.store import GameStore, store_location
 from viewer.figures import (
     Highlight,
     board_figure,
@@ -88,6 +89,30 @@ def _games(store: str | None) -> list[dict[str, Any]]:
     return [s.model_dump() for s in list_games(store)]
 
 
+def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
+    """A game opened from a file is not in the store, so a link to it (``?game=``) would not
+    open it: say so, and offer to keep it there (imported as ``wake import`` does: checked
+    first, nothing stored if it fails)."""
+    sb = st.sidebar
+    game_id = game.header.game_id
+    try:
+        stored = {g["game_id"] for g in _games(store)}
+    except LoadError:
+        stored = set()
+    if game_id in stored:
+        sb.caption("This game is also in the store: its link opens it.")
+        return
+    sb.caption("This game is not in the store: a link to it opens nothing until it is kept.")
+    if sb.button("Keep it in the store", key="keep_game"):
+        try:
+            GameStore(store).import_game(game.header, game.facts)
+        except WakeError as exc:
+            sb.error(f"Not kept: {_md(exc)}")
+            return
+        _games.clear()
+        sb.success("Kept: the link in the address bar now opens this game.")
+
+
 # --- navigation callbacks -----------------------------------------------------------------------
 
 
@@ -127,6 +152,7 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
             st.error(f"Could not open {_md(upload.name)}: {_md(exc)}")
             return None
         st.query_params["game"] = game.header.game_id
+        _offer_to_keep(args.store, game)
         return "upload:" + hashlib.sha256(data).hexdigest(), game
     if args.record:
         try:
@@ -134,6 +160,7 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
         except LoadError as exc:
             st.error(_md(exc))
             return None
+        _offer_to_keep(args.store, game)
         return f"file:{args.record}:{len(game.facts)}", game
     try:
         games = _games(args.store)
