@@ -345,3 +345,12 @@ def test_a_game_opened_from_a_file_can_be_kept_so_its_link_works(
     assert not at.exception and at.sidebar.success
     game_id = read_record_file(record).header.game_id
     assert GameStore(store).facts(game_id)[0].game_id == game_id
+
+
+def test_the_board_is_among_the_png_exports(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13 (polish): the board can be exported as PNG too, under a readable name."""
+    at = _app(store_path, monkeypatch, game=CONVOY_ID, event="100")
+    pick = at.selectbox(key="png_choice")
+    assert "board" in pick.options and "damage taken per side" in pick.options

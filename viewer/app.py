@@ -548,7 +548,16 @@ def _log(tl: Timeline, event: int, viewer: str | None) -> None:
     )
 
 
-def _exports(tl: Timeline, game: LoadedGame) -> None:
+PNG_NAMES = {
+    "board": "board",
+    "dmg_side": "damage-taken-per-side",
+    "dmg_unit": "damage-taken-per-unit",
+    "vp": "victory-points",
+    "luck": "luck",
+}
+
+
+def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
     st.subheader("Export")
     text = write_record(game.header, game.facts)
     st.download_button(
@@ -558,7 +567,12 @@ def _exports(tl: Timeline, game: LoadedGame) -> None:
         mime="application/json",
     )
     figs: dict[str, go.Figure] = st.session_state.get("_figs", {})
-    choice = st.selectbox("Chart as PNG", list(figs), key="png_choice")
+    choice = st.selectbox(
+        "Board or chart as PNG",
+        list(figs),
+        key="png_choice",
+        format_func=lambda key: str(PNG_NAMES.get(key, key)).replace("-", " "),
+    )
     if choice and st.button("Render PNG"):
         try:
             st.session_state["_png"] = (choice, figure_png(figs[choice]))
@@ -566,7 +580,9 @@ def _exports(tl: Timeline, game: LoadedGame) -> None:
             st.error(str(exc))
     png = st.session_state.get("_png")
     if png and png[0] == choice:
-        st.download_button("Download PNG", png[1], file_name=f"{choice}.png", mime="image/png")
+        name = f"{game.header.scenario_id}-{game.header.game_id[:8]}-event{event}"
+        name += f"-{PNG_NAMES.get(choice, choice)}.png"  # distinct per game, event and figure
+        st.download_button("Download PNG", png[1], file_name=name, mime="image/png")
 
 
 def main() -> None:
@@ -626,11 +642,12 @@ def main() -> None:
         view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
         figure = board_figure(view, _highlight(tl, event), height=board_height(view))
         st.plotly_chart(figure, key="board")
+        st.session_state.setdefault("_figs", {})["board"] = figure
     with explain_col:
         _explain_panel(tl, event, viewer)
     _charts(tl, event)
     _log(tl, event, viewer)
-    _exports(tl, game)
+    _exports(tl, game, event)
 
 
 def _run() -> None:
