@@ -29,7 +29,8 @@ def large_game() -> Session:
     record = read_record_file(ROOT / "fixtures/games/morze/convoy_battle-large.wake.json")
     scenario: dict[str, Any] = dict(record.header.scenario)
     scenario["victory"] = {"annihilation": False, "turn_limit": 400}
-    session = Session(header_for("morze", scenario, game_id="bench", seed=7))
+    game_id = "00000000-0000-4000-8000-00000000b001"  # a UUID: records and stores want one
+    session = Session(header_for("morze", scenario, game_id=game_id, seed=7))
     while len(session.facts) < TARGET_EVENTS and session.submit_bot() is not None:
         pass
     return session
