@@ -91,6 +91,12 @@ class RecordDivergence(RecordError):
     code = "divergence"
 
 
+class SignatureError(WakeError):
+    """A key file cannot be used, or a record's signature does not hold."""
+
+    code = "signature"
+
+
 class StoreError(WakeError):
     """The store refused an operation (missing game, duplicate game, conflict)."""
 

@@ -47,6 +47,7 @@ from domain.errors import (
     RecordDivergence,
     RecordError,
     ScenarioError,
+    SignatureError,
     WakeError,
     validation_summary,
 )
@@ -626,21 +627,46 @@ def verify(
         list[str] | None,
         typer.Option("--game", help="audit a stored game: orders, dice, chain, snapshots"),
     ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(help="public key (PEM): require its valid signature of each record's head"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
-    event. A stored game's snapshots are checked against its events too. Exit status 1 if a
-    valid record diverges, 2 if a file cannot be read or is not a valid record."""
+    event, and every signature a record carries and whether it holds. A stored game's snapshots
+    are checked against its events too. Exit status 1 if a valid record diverges or a signature
+    does not hold (with ``--key``: no valid signature by that key), 2 if a file cannot be read
+    or is not a valid record."""
     from domain.audit import audit_game
+    from domain.record import signing
 
+    with _errors():
+        public = signing.load_public_key(key) if key is not None else None
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
+    notes: dict[str, list[str]] = {}
     for path in files or []:
 
         def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
-            return verify_record(read_record_file(path, strict=strict), progress=advance)
+            rec = read_record_file(path, strict=strict)
+            report = verify_record(rec, progress=advance)
+            lines = notes.setdefault(str(path), [])
+            for sig in signing.check_signatures(rec):
+                lines.append(sig.describe())
+                if not sig.valid:
+                    raise SignatureFailure(f"{sig.describe()}")
+            if public is not None and signing.signed_by(rec, public) is None:
+                raise SignatureFailure(
+                    f"no valid signature by key {signing.fingerprint(public)} covers this "
+                    f"record's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
+                )
+            return report
 
         checks.append((str(path), check_file))
     if game:
+        if public is not None:
+            typer.echo("--key checks record files; a stored game carries no signatures", err=True)
+            raise typer.Exit(2)
         st = GameStore(store)
         for game_id in game:
 
@@ -666,6 +692,11 @@ def verify(
                     f"{label}: OK - {report.events} events, "
                     f"{report.commands} orders, {report.result}",
                 )
+                for line in notes.get(label, []):
+                    _say(progress, f"  {line}")
+            except SignatureFailure as exc:
+                diverged += 1
+                _say(progress, f"{label}: SIGNATURE - {exc.message}")
             except RecordDivergence as exc:
                 diverged += 1
                 _say(progress, f"{label}: DIVERGES - {exc.message}")
@@ -679,6 +710,58 @@ def verify(
     if diverged or invalid:
         typer.echo(f"{diverged + invalid} of {len(checks)} check(s) failed", err=True)
         raise typer.Exit(2 if invalid else 1)
+
+
+class SignatureFailure(WakeError):
+    """A record reads and re-runs, but a signature it carries (or the one asked for) does
+    not hold."""
+
+    code = "signature"
+
+
+@app.command()
+def keygen(
+    output: Annotated[Path, typer.Option("-o", "--output", help="private key file to create")],
+) -> None:
+    """Make an Ed25519 key for signing records: the private key (PEM, mode 0600) and its public
+    half beside it (``KEYFILE.pub``). Existing files are never overwritten."""
+    from domain.record import signing
+
+    with _errors():
+        public = signing.write_keypair(output)
+    typer.echo(f"{output}: private key (keep it secret)")
+    typer.echo(f"{signing.public_key_path(output)}: public key {signing.fingerprint(public)}")
+
+
+@app.command()
+def sign(
+    record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="record file")],
+    key: Annotated[Path, typer.Option(help="private key file (from wake keygen)")],
+    signer: Annotated[str, typer.Option(help="who vouches for the game, e.g. a name")],
+    role: Annotated[str, typer.Option(help="umpire, organiser or server")] = "umpire",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="signed record (default: in place)")
+    ] = None,
+) -> None:
+    """Sign a record's chain head (the header digest, the last event's digest and the number
+    of events) with Ed25519. The record is read and re-run first: only a record that verifies
+    is signed. The chain and every event digest stay as they are."""
+    from domain.record import signing
+    from domain.record.writer import dumps, write_text_atomic
+
+    with _errors():
+        if role not in signing.ROLES:
+            raise SignatureError(f"--role must be one of {', '.join(signing.ROLES)}, not {role!r}")
+        private = signing.load_private_key(key)
+        rec = read_record_file(record_file)
+        verify_record(rec)
+        signed = signing.sign(rec, private, signer, role)
+        write_text_atomic(dumps(signed), output or record_file)
+    typer.echo(
+        f"{output or record_file}: signed by {signer} ({role}), key "
+        f"{signing.fingerprint(private.public_key())}, head {rec.chain.head[:12]} "
+        f"({rec.chain.length} events)"
+    )
 
 
 @app.command()

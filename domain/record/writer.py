@@ -57,7 +57,8 @@ def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    body = record.model_dump(mode="json")
+    # a record without signatures is written exactly as before they existed
+    body = record.model_dump(mode="json", exclude={"signatures"} if not record.signatures else None)
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -72,19 +73,29 @@ def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = 
     """
     text = dumps(build_record(header, facts))
     if path is not None:
-        if path.is_dir():
-            raise RecordError(f"{path} is a directory; give a file name for the record")
-        tmp: str | None = None
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(tmp, path)
-            tmp = None
-        except OSError as exc:
-            raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        write_text_atomic(text, path)
     return text
+
+
+def write_text_atomic(text: str, path: Path) -> None:
+    """Write ``text`` to a new temporary file beside ``path``, which then replaces ``path``; if
+    anything fails the temporary file is removed and ``path`` is untouched.
+
+    Raises:
+        RecordError: ``path`` is a directory or cannot be written.
+    """
+    if path.is_dir():
+        raise RecordError(f"{path} is a directory; give a file name for the record")
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
