@@ -32,7 +32,16 @@ from viewer.figures import (
     side_colours,
     timeseries_figure,
 )
-from viewer.loading import LoadedGame, LoadError, from_bytes, from_file, from_store, list_games
+from viewer.loading import (
+    LoadedGame,
+    LoadError,
+    Trust,
+    check_game,
+    from_bytes,
+    from_file,
+    from_store,
+    list_games,
+)
 from viewer.safe_text import escape_markdown as _md
 from viewer.safe_text import escape_plotly
 from viewer.timeline import Timeline
@@ -82,6 +91,12 @@ def _cli_args() -> argparse.Namespace:
 def _timeline(key: str, _game: LoadedGame) -> Timeline:
     """One timeline per game version (key = id + length, or the upload's hash)."""
     return Timeline(_game.header, _game.facts)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Verifying the game (re-running its orders)…")
+def _trust(key: str, _game: LoadedGame) -> Trust:
+    """One verification per game version (same key as the timeline): scrubbing stays fast."""
+    return check_game(_game)
 
 
 @st.cache_data(ttl=5, show_spinner=False)
@@ -483,6 +498,21 @@ def _exports(tl: Timeline, game: LoadedGame) -> None:
         st.download_button("Download PNG", png[1], file_name=f"{choice}.png", mime="image/png")
 
 
+def _trust_status(trust: Trust) -> None:
+    """Under the title: whether the game re-runs, and who signed it (a warning when either
+    fails: a forged record is never shown as genuine)."""
+    if trust.verified:
+        st.success(_md(trust.summary[0].upper() + trust.summary[1:]), icon="✅")
+    else:
+        st.warning(_md(trust.summary), icon="⚠️")
+    for check in trust.signatures:
+        line = _md(check.describe()[0].upper() + check.describe()[1:])
+        if check.valid:
+            st.success(line, icon="🔏")
+        else:
+            st.warning(line, icon="⚠️")
+
+
 def main() -> None:
     st.set_page_config(page_title="Wake replay viewer", layout="wide")
     st.set_option("client.showErrorDetails", "none")  # never a traceback on the page
@@ -517,6 +547,7 @@ def main() -> None:
         f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
         f"source: {_md(game.source)}"
     )
+    _trust_status(_trust(key, game))
     event = _navigation(tl)
     st.query_params["event"] = str(event)
     st.iframe(KEYS_JS, height=1)  # keyboard shortcuts (our own constant script)

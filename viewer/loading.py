@@ -7,14 +7,15 @@ with a message for the page, never a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain.engine import Fact
-from domain.errors import WakeError
+from domain.errors import RecordDivergence, WakeError
 from domain.header import GameHeader
-from domain.record import read_record
+from domain.record import build_record, read_record, verify_record
 from domain.record.reader import MAX_RECORD_BYTES, read_bounded
+from domain.record.signing import SignatureCheck, check_signatures
 from domain.store import GameStore, GameSummary
 
 MAX_UPLOAD_BYTES = MAX_RECORD_BYTES
@@ -29,6 +30,40 @@ class LoadedGame:
     header: GameHeader
     facts: list[Fact]
     source: str  # "store" or the file name
+    signatures: tuple[SignatureCheck, ...] = field(default=())  # a record's, checked
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Whether what the viewer shows is what the engine produces: the game re-run, and the
+    signatures a record carries checked. ``lines`` are plain text (record text included)."""
+
+    verified: bool
+    summary: str
+    signatures: tuple[SignatureCheck, ...] = ()
+
+    @property
+    def genuine(self) -> bool:
+        """Re-run to the same events, and no signature that fails."""
+        return self.verified and all(s.valid for s in self.signatures)
+
+
+def check_game(game: LoadedGame) -> Trust:
+    """Re-run ``game``'s orders through the engine and compare every event (as ``wake verify``);
+    never raises."""
+    sigs = game.signatures
+    try:
+        verify_record(build_record(game.header, game.facts))
+    except RecordDivergence as exc:
+        seq = getattr(exc, "seq", None)
+        reason = exc.message.splitlines()[0].rstrip(":")
+        where = f"first bad event {seq}" if seq else "does not re-run"
+        return Trust(False, f"NOT verified: {where} - {reason}", sigs)
+    except WakeError as exc:
+        return Trust(False, f"NOT verified: {exc.message.splitlines()[0]}", sigs)
+    except Exception as exc:  # a bug in a ruleset must not make a game look genuine
+        return Trust(False, f"NOT verified: the re-run failed ({type(exc).__name__})", sigs)
+    return Trust(True, "verified: every order re-run gives the recorded events", sigs)
 
 
 def list_games(store_location: str | None) -> list[GameSummary]:
@@ -56,7 +91,7 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         record = read_record(data, source=name)
     except WakeError as exc:
         raise LoadError(f"Not a valid Wake record: {exc}") from exc
-    return LoadedGame(record.header, list(record.events), name)
+    return LoadedGame(record.header, list(record.events), name, tuple(check_signatures(record)))
 
 
 def from_file(path: Path) -> LoadedGame:
