@@ -91,6 +91,12 @@ class RecordDivergence(RecordError):
     code = "divergence"
 
 
+class SealedSeed(RecordError):
+    """A record whose dice seed is committed but not revealed: it cannot be re-run."""
+
+    code = "sealed_seed"
+
+
 class SignatureError(WakeError):
     """A key file cannot be used, or a record's signature does not hold."""
 

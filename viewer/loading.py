@@ -16,6 +16,7 @@ from domain.header import GameHeader
 from domain.record import build_record, read_record, verify_record
 from domain.record.reader import MAX_RECORD_BYTES, read_bounded
 from domain.record.signing import SignatureCheck, check_signatures
+from domain.seed_commit import SeedSecret
 from domain.store import GameStore, GameSummary
 
 MAX_UPLOAD_BYTES = MAX_RECORD_BYTES
@@ -31,6 +32,7 @@ class LoadedGame:
     facts: list[Fact]
     source: str  # "store" or the file name
     signatures: tuple[SignatureCheck, ...] = field(default=())  # a record's, checked
+    seed_reveal: SeedSecret | None = None  # a sealed seed, once revealed (checked on reading)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def check_game(game: LoadedGame) -> Trust:
     never raises."""
     sigs = game.signatures
     try:
-        verify_record(build_record(game.header, game.facts))
+        verify_record(build_record(game.header, game.facts, game.seed_reveal))
     except RecordDivergence as exc:
         seq = getattr(exc, "seq", None)
         reason = exc.message.splitlines()[0].rstrip(":")
@@ -77,10 +79,12 @@ def list_games(store_location: str | None) -> list[GameSummary]:
 
 def from_store(store_location: str | None, game_id: str) -> LoadedGame:
     try:
-        header, facts = GameStore(store_location).facts(game_id)
+        store = GameStore(store_location)
+        header, facts = store.facts(game_id)
+        reveal = store.public_reveal(game_id, store.state(game_id)) if header.dice.sealed else None
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
-    return LoadedGame(header, facts, "store")
+    return LoadedGame(header, facts, "store", seed_reveal=reveal)
 
 
 def from_bytes(data: bytes, name: str) -> LoadedGame:
@@ -91,7 +95,13 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         record = read_record(data, source=name)
     except WakeError as exc:
         raise LoadError(f"Not a valid Wake record: {exc}") from exc
-    return LoadedGame(record.header, list(record.events), name, tuple(check_signatures(record)))
+    return LoadedGame(
+        record.header,
+        list(record.events),
+        name,
+        tuple(check_signatures(record)),
+        record.seed_reveal,
+    )
 
 
 def from_file(path: Path) -> LoadedGame:

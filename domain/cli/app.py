@@ -47,14 +47,17 @@ from domain.errors import (
     RecordDivergence,
     RecordError,
     ScenarioError,
+    SealedSeed,
     SignatureError,
     WakeError,
     validation_summary,
 )
+from domain.header import GameHeader
 from domain.read_model import redact_view, sides_label
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.record.reader import canonical_uuid, read_bounded
 from domain.ruleset import get_ruleset, plugins
+from domain.seed_commit import SeedSecret, committed_dice, new_secret
 from domain.store import GameStore, store_location
 
 app = typer.Typer(
@@ -171,14 +174,16 @@ def _make_header(
     classes: Path | None,
     title: str,
     game_id: str | None,
-) -> Any:
+    commit_seed: bool = False,
+) -> tuple[GameHeader, SeedSecret | None]:
+    """A new game's header and, with ``commit_seed``, the secret seed its header commits to."""
     data = _load_json(scenario, "scenario")
     if classes is not None:
         data["classes"] = _load_json(classes, "class table")
     if physical and seed is not None:
         raise ScenarioError("choose either --seed or --physical")
     if not physical and seed is None:
-        seed = uuid.uuid4().int % (2**31)
+        seed = new_secret().seed if commit_seed else uuid.uuid4().int % (2**31)
     if seed is not None and abs(seed) > safe_json.MAX_SAFE_INTEGER:
         raise ScenarioError(
             f"--seed must lie within +/-{safe_json.MAX_SAFE_INTEGER} (records refuse larger "
@@ -189,7 +194,7 @@ def _make_header(
             f"--game-id takes a UUID in canonical form (lower-case hex with hyphens, like "
             f"00000000-0000-4000-8000-000000000001), not {game_id!r}"
         )
-    return header_for(
+    header = header_for(
         ruleset,
         data,
         game_id=game_id or str(uuid.uuid4()),
@@ -197,6 +202,10 @@ def _make_header(
         options=_parse_options(options),
         title=title,
     )
+    if not commit_seed or seed is None:
+        return header, None
+    secret = new_secret(seed)
+    return header.model_copy(update={"dice": committed_dice(secret)}), secret
 
 
 def _read_sheet(path: Path) -> list[int]:
@@ -271,12 +280,21 @@ def start(
     option: Annotated[list[str] | None, typer.Option(help="ruleset option name=value")] = None,
     classes: Annotated[Path | None, typer.Option(help="your own class table (JSON)")] = None,
     title: str = "",
+    commit_seed: Annotated[
+        bool,
+        typer.Option(
+            help="the header commits to the seed; the store keeps it secret until the game ends "
+            "(or wake reveal-seed)"
+        ),
+    ] = True,
     store: StoreOpt = None,
 ) -> None:
     """Start a game from a scenario file; prints its id."""
     with _errors():
-        header = _make_header(ruleset, scenario, seed, physical, option or [], classes, title, None)
-        GameStore(store).create_game(header)
+        header, secret = _make_header(
+            ruleset, scenario, seed, physical, option or [], classes, title, None, commit_seed
+        )
+        GameStore(store).create_game(header, secret)
     typer.echo(header.game_id)
 
 
@@ -344,17 +362,30 @@ def record(
     dice_sheet: Annotated[
         Path | None, typer.Option(help="physical faces in rolling order, used by the bots' orders")
     ] = None,
+    commit_seed: Annotated[
+        bool,
+        typer.Option(
+            help="the header commits to the seed; revealed in the record if the game ends"
+        ),
+    ] = False,
 ) -> None:
     """Play a whole game in memory and write its record (how fixtures are made)."""
     with _errors():
-        header = _make_header(
-            ruleset, scenario, seed, physical, option or [], classes, title, game_id
+        header, secret = _make_header(
+            ruleset, scenario, seed, physical, option or [], classes, title, game_id, commit_seed
         )
-        session = Session(header)
+        session = Session(header, seed=secret.seed if secret else None)
         envelopes = _read_commands(commands) if commands else None
         sheet = _read_sheet(dice_sheet) if dice_sheet else None
         _play(session, envelopes, bots if bots is not None else envelopes is None, sheet=sheet)
-        write_record(header, session.facts, output)
+        over = session.state.result is not None
+        write_record(header, session.facts, output, secret if over else None)
+    if secret is not None and not over:
+        typer.echo(
+            f"the game has not ended, so the record does not reveal its seed; keep it to reveal "
+            f"later: seed {secret.seed}, salt {secret.salt}",
+            err=True,
+        )
     result = session.state.result
     outcome = f"{result.winner or 'draw'} ({result.reason})" if result else "in progress"
     typer.echo(f"{output}: {len(session.facts)} events, {session.state.commands} orders, {outcome}")
@@ -426,7 +457,7 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
-                st.import_game(rec.header, rec.events)
+                st.import_game(rec.header, rec.events, rec.seed_reveal)
                 _say(progress, f"{path}: imported as {rec.header.game_id}")
             except WakeError as exc:
                 failed += 1
@@ -452,13 +483,16 @@ def export(
     ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Export a stored game as a record file; with ``--as SIDE``, the events as that side may
+    """Export a stored game as a record file (a sealed seed is revealed in it once the game
+    has ended, or after ``wake reveal-seed``); with ``--as SIDE``, the events as that side may
     see them (other players' hands and sealed choices redacted). A redacted export cannot be
     verified: only the umpire's record carries every fact."""
     with _errors():
-        header, facts = GameStore(store).facts(game_id)
+        st = GameStore(store)
+        header, facts = st.facts(game_id)
         if as_side is None:
-            text = write_record(header, facts, output)
+            reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
+            text = write_record(header, facts, output, reveal)
         else:
             state = new_game(header)
             _check_side(state, as_side)
@@ -635,9 +669,9 @@ def verify(
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
     event, and every signature a record carries and whether it holds. A stored game's snapshots
-    are checked against its events too. Exit status 1 if a valid record diverges or a signature
-    does not hold (with ``--key``: no valid signature by that key), 2 if a file cannot be read
-    or is not a valid record."""
+    are checked against its events too. Exit status 1 if a valid record diverges, cannot be
+    re-run (its seed is sealed and not revealed) or a signature does not hold (with ``--key``:
+    no valid signature by that key), 2 if a file cannot be read or is not a valid record."""
     from domain.audit import audit_game
     from domain.record import signing
 
@@ -697,6 +731,9 @@ def verify(
             except SignatureFailure as exc:
                 diverged += 1
                 _say(progress, f"{label}: SIGNATURE - {exc.message}")
+            except SealedSeed as exc:
+                diverged += 1
+                _say(progress, f"{label}: NOT RE-RUN - {exc.message}")
             except RecordDivergence as exc:
                 diverged += 1
                 _say(progress, f"{label}: DIVERGES - {exc.message}")
@@ -717,6 +754,16 @@ class SignatureFailure(WakeError):
     not hold."""
 
     code = "signature"
+
+
+@app.command("reveal-seed")
+def reveal_seed(game_id: str, store: StoreOpt = None) -> None:
+    """Reveal the sealed dice seed of a stored game (the umpire's decision): print it, and
+    carry it in every export from now on, so the game's record can be verified. A game's
+    seed is revealed in its export anyway once the game has ended."""
+    with _errors():
+        secret = GameStore(store).reveal_seed(game_id)
+    typer.echo(json.dumps({"game_id": game_id, "seed": secret.seed, "salt": secret.salt}))
 
 
 @app.command()
@@ -899,7 +946,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
-                st.import_game(rec.header, rec.events)
+                st.import_game(rec.header, rec.events, rec.seed_reveal)
             progress.advance(task)
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.engine import Fact
 from domain.header import GameHeader
+from domain.seed_commit import SeedSecret
 
 FORMAT_ID: Final = "wake-record"
 FORMAT_VERSION: Final = 1
@@ -88,6 +89,10 @@ class Record(_Model):
     chance: list[ChanceOutcome]
     events: list[Fact]
     chain: Chain
+    seed_reveal: SeedSecret | None = Field(
+        default=None,
+        description="a committed seed, revealed (checked against header.dice.commitment)",
+    )
     signatures: list[Signature] | None = Field(
         default=None,
         max_length=MAX_SIGNATURES,

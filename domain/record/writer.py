@@ -14,10 +14,14 @@ from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
 from domain.record.model import Chain, ChanceOutcome, Record, RecordedCommand
+from domain.seed_commit import SeedSecret
 
 
-def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
-    """Assemble the record of a game from its header and facts."""
+def build_record(
+    header: GameHeader, facts: Sequence[Fact], seed_reveal: SeedSecret | None = None
+) -> Record:
+    """Assemble the record of a game from its header and facts (and the revealed seed of a
+    game whose header commits to it)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -49,6 +53,7 @@ def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
         commands=commands,
         chance=chance,
         events=list(facts),
+        seed_reveal=seed_reveal,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -57,12 +62,20 @@ def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    # a record without signatures is written exactly as before they existed
-    body = record.model_dump(mode="json", exclude={"signatures"} if not record.signatures else None)
+    # a record without a reveal or signatures is written exactly as before they existed
+    absent = {"seed_reveal"} if record.seed_reveal is None else set()
+    if not record.signatures:
+        absent.add("signatures")
+    body = record.model_dump(mode="json", exclude=absent or None)
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = None) -> str:
+def write_record(
+    header: GameHeader,
+    facts: Sequence[Fact],
+    path: Path | None = None,
+    seed_reveal: SeedSecret | None = None,
+) -> str:
     """Render (and with ``path``, atomically write) the record of a game; returns its text.
 
     The text goes to a new temporary file beside ``path``, which then replaces ``path``; if
@@ -71,7 +84,7 @@ def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = 
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts))
+    text = dumps(build_record(header, facts, seed_reveal))
     if path is not None:
         write_text_atomic(text, path)
     return text
