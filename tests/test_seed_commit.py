@@ -154,7 +154,14 @@ def test_a_live_game_s_export_does_not_disclose_the_seed(tmp_path: Path) -> None
     assert roll.payload["roll"]["faces"] == [seeded_face(secret.seed, 0, 10)]
     code, out = wake("verify", str(export))
     assert code == 1 and "NOT RE-RUN" in out and "sealed" in out, out
-    assert not check_game(from_store(store, game_id)).verified
+    live = from_store(store, game_id)
+    assert live.seed_reveal is None and "store keeps sealed" in check_game(live).summary
+
+    key = tmp_path / "server.key"
+    wake("keygen", "-o", str(key))
+    code, out = wake("sign", str(export), "--key", str(key), "--signer", "srv", "--role", "server")
+    assert code == 0 and "seed sealed" in out, out
+    assert str(secret.seed) not in export.read_text("utf-8")
 
     code, out = wake("reveal-seed", game_id, "--store", store)
     assert code == 0 and json.loads(out) == {"game_id": game_id, **secret.model_dump()}

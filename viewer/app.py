@@ -479,7 +479,7 @@ def _log(tl: Timeline, event: int, viewer: str | None) -> None:
 
 def _exports(tl: Timeline, game: LoadedGame) -> None:
     st.subheader("Export")
-    text = write_record(game.header, game.facts)
+    text = write_record(game.header, game.facts, seed_reveal=game.seed_reveal)  # public only
     st.download_button(
         "Download record (.wake.json)",
         text.encode("utf-8"),

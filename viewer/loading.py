@@ -33,6 +33,8 @@ class LoadedGame:
     source: str  # "store" or the file name
     signatures: tuple[SignatureCheck, ...] = field(default=())  # a record's, checked
     seed_reveal: SeedSecret | None = None  # a sealed seed, once revealed (checked on reading)
+    # a stored live game's sealed seed: used to re-run it here, never shown or exported
+    store_seed: SeedSecret | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,8 @@ def check_game(game: LoadedGame) -> Trust:
     never raises."""
     sigs = game.signatures
     try:
-        verify_record(build_record(game.header, game.facts, game.seed_reveal))
+        seed = game.seed_reveal or game.store_seed
+        verify_record(build_record(game.header, game.facts, seed))
     except RecordDivergence as exc:
         seq = getattr(exc, "seq", None)
         reason = exc.message.splitlines()[0].rstrip(":")
@@ -65,6 +68,13 @@ def check_game(game: LoadedGame) -> Trust:
         return Trust(False, f"NOT verified: {exc.message.splitlines()[0]}", sigs)
     except Exception as exc:  # a bug in a ruleset must not make a game look genuine
         return Trust(False, f"NOT verified: the re-run failed ({type(exc).__name__})", sigs)
+    if game.seed_reveal is None and game.store_seed is not None:
+        return Trust(
+            True,
+            "verified: every order re-run gives the recorded events (with the dice seed the "
+            "store keeps sealed until the game ends)",
+            sigs,
+        )
     return Trust(True, "verified: every order re-run gives the recorded events", sigs)
 
 
@@ -81,10 +91,14 @@ def from_store(store_location: str | None, game_id: str) -> LoadedGame:
     try:
         store = GameStore(store_location)
         header, facts = store.facts(game_id)
-        reveal = store.public_reveal(game_id, store.state(game_id)) if header.dice.sealed else None
+        reveal = private = None
+        if header.dice.sealed:
+            reveal = store.public_reveal(game_id, store.state(game_id))
+            held = store.secret_seed(game_id)
+            private = held[0] if held is not None else None
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
-    return LoadedGame(header, facts, "store", seed_reveal=reveal)
+    return LoadedGame(header, facts, "store", seed_reveal=reveal, store_seed=private)
 
 
 def from_bytes(data: bytes, name: str) -> LoadedGame:

@@ -792,7 +792,8 @@ def sign(
 ) -> None:
     """Sign a record's chain head (the header digest, the last event's digest and the number
     of events) with Ed25519. The record is read and re-run first: only a record that verifies
-    is signed. The chain and every event digest stay as they are."""
+    is signed (one whose seed is still sealed, after its chain is checked). The chain and
+    every event digest stay as they are."""
     from domain.record import signing
     from domain.record.writer import dumps, write_text_atomic
 
@@ -801,13 +802,17 @@ def sign(
             raise SignatureError(f"--role must be one of {', '.join(signing.ROLES)}, not {role!r}")
         private = signing.load_private_key(key)
         rec = read_record_file(record_file)
-        verify_record(rec)
+        try:
+            verify_record(rec)
+            rerun = ""
+        except SealedSeed:  # a live game's export: the chain is checked, the dice cannot be
+            rerun = " (seed sealed: the chain was checked, the dice not re-run)"
         signed = signing.sign(rec, private, signer, role)
         write_text_atomic(dumps(signed), output or record_file)
     typer.echo(
         f"{output or record_file}: signed by {signer} ({role}), key "
         f"{signing.fingerprint(private.public_key())}, head {rec.chain.head[:12]} "
-        f"({rec.chain.length} events)"
+        f"({rec.chain.length} events){rerun}"
     )
 
 
