@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Final, cast
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
@@ -145,6 +145,47 @@ class Game(Aggregate):
         return facts
 
 
+class GameSeed(Aggregate):
+    """The secret seed of a game whose header only commits to it, kept beside the game in the
+    store (its own stream, id ``seed_stream_id(game_id)``) and never in the game's events,
+    exports or views until it is revealed."""
+
+    TOPIC = "wake.GameSeed/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.GameSeed.Created/1"
+        seed: int
+        salt: str
+
+    class Revealed(Aggregate.Event):
+        TOPIC = "wake.GameSeed.Revealed/1"
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(GameSeed, aggregate).revealed = True
+
+    def __init__(self, seed: int, salt: str) -> None:
+        self.seed = seed
+        self.salt = salt
+        self.revealed = False
+
+    @classmethod
+    def start(cls, game_id: str, seed: int, salt: str) -> GameSeed:
+        return cls._create(cls.Created, id=seed_stream_id(game_id), seed=seed, salt=salt)
+
+    def reveal(self) -> None:
+        """The umpire reveals the seed: exports carry it from now on."""
+        if not self.revealed:
+            self.trigger_event(self.Revealed)
+
+
+_SEED_NAMESPACE: Final = UUID("6f1d3c2e-7a51-4f0e-9a57-2c1b8e0d4a11")
+
+
+def seed_stream_id(game_id: str) -> UUID:
+    """Where the store keeps a game's secret seed."""
+    return uuid5(_SEED_NAMESPACE, game_id)
+
+
 # Nested snapshot classes are not registered by the aggregate's metaclass; register the explicit
 # topic at import so a fresh process can read snapshots written by another.
 register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
@@ -158,6 +199,9 @@ STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
         Game.Created.TOPIC: Game.Created,
         Game.FactRecorded.TOPIC: Game.FactRecorded,
         Game.Snapshot.TOPIC: Game.Snapshot,
+        GameSeed.TOPIC: GameSeed,
+        GameSeed.Created.TOPIC: GameSeed.Created,
+        GameSeed.Revealed.TOPIC: GameSeed.Revealed,
     }
 )
 _BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)

@@ -278,9 +278,23 @@ def dice_source(state: GameState, envelope: CommandEnvelope) -> DiceSource:
     if spec.mode == "seeded":
         if envelope.dice:
             raise DiceMismatch("this game uses seeded dice; do not enter physical dice faces")
-        assert spec.seed is not None
+        if spec.seed is None:  # committed: whoever holds the seed passes its dice
+            return _SealedSeed()
         return SeededDice(spec.seed, start=state.dice_position)
     return ScriptedDice(envelope.dice or [], start=state.dice_position)
+
+
+class _SealedSeed:
+    """The dice of a committed-seed game to whoever does not hold its seed: none."""
+
+    position = 0
+
+    def draw(self, die: Any) -> int:
+        raise DiceMismatch(
+            "the seed of this game is sealed (the header holds only a commitment to it): its "
+            "dice can be thrown only where the seed is kept (the store), or re-thrown once it "
+            "is revealed"
+        )
 
 
 def execute(
@@ -355,10 +369,14 @@ class _Recording:
 class Session:
     """A game in memory: state plus its facts, for play, simulation and verification."""
 
-    def __init__(self, header: GameHeader, facts: Iterable[Fact] = ()) -> None:
+    def __init__(
+        self, header: GameHeader, facts: Iterable[Fact] = (), *, seed: int | None = None
+    ) -> None:
+        """``seed``: the secret seed of a game whose header only commits to it."""
         self.header = header
         self.facts: list[Fact] = list(facts)
         self.state = replay(header, self.facts)
+        self.seed = seed
 
     def submit(self, envelope: CommandEnvelope, dice: DiceSource | None = None) -> list[Fact]:
         """Execute an order and keep its facts.
@@ -366,6 +384,8 @@ class Session:
         Raises:
             WakeError: the order is refused; the session is unchanged.
         """
+        if dice is None:
+            dice = sealed_dice(self.state, self.seed)
         facts = execute(self.state, envelope, dice)
         self.state = fold(self.state, (fact.__dict__ for fact in facts), check=False)
         self.facts.extend(facts)
@@ -377,6 +397,13 @@ class Session:
         ``dice`` overrides the game's dice (e.g. a scribe's sheet of physical faces)."""
         envelope = bot_order(self.state)
         return None if envelope is None else self.submit(envelope, dice)
+
+
+def sealed_dice(state: GameState, seed: int | None) -> DiceSource | None:
+    """The dice of a committed-seed game thrown from its secret ``seed`` (None otherwise)."""
+    if seed is None or state.header.dice.commitment is None:
+        return None
+    return SeededDice(seed, start=state.dice_position)
 
 
 def bot_order(state: GameState) -> CommandEnvelope | None:

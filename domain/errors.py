@@ -91,6 +91,18 @@ class RecordDivergence(RecordError):
     code = "divergence"
 
 
+class SealedSeed(RecordError):
+    """A record whose dice seed is committed but not revealed: it cannot be re-run."""
+
+    code = "sealed_seed"
+
+
+class SignatureError(WakeError):
+    """A key file cannot be used, or a record's signature does not hold."""
+
+    code = "signature"
+
+
 class StoreError(WakeError):
     """The store refused an operation (missing game, duplicate game, conflict)."""
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from domain.canonical import canonical_json, sha256_hex
 
@@ -24,18 +32,38 @@ class RulesetRef(_Model):
 
 
 class DiceSpec(_Model):
-    """Seeded dice (computer play, reproducible) or physical dice entered with each command."""
+    """Seeded dice (computer play, reproducible) or physical dice entered with each command.
+
+    A seeded game carries either its seed in clear or, when the seed is kept secret until the
+    game ends (``domain.seed_commit``), a ``commitment`` to it: the SHA-256 hex digest of
+    ``canonical_json({"salt": salt, "content": {"seed": seed}})`` (``domain.sealed.seal``)."""
 
     mode: Literal["seeded", "physical"]
     seed: int | None = None
+    commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
 
     @model_validator(mode="after")
     def _seed_matches_mode(self) -> DiceSpec:
-        if self.mode == "seeded" and self.seed is None:
-            raise ValueError("seeded dice need a seed")
-        if self.mode == "physical" and self.seed is not None:
+        if self.mode == "seeded" and (self.seed is None) == (self.commitment is None):
+            raise ValueError("seeded dice need a seed or a commitment to one (not both)")
+        if self.mode == "physical" and (self.seed is not None or self.commitment is not None):
             raise ValueError("physical dice take no seed")
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_absent_commitment(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        # headers made before commitments existed keep their exact form (and genesis digest)
+        body: dict[str, Any] = handler(self)
+        if self.commitment is None:
+            body.pop("commitment", None)
+        return body
+
+    @property
+    def sealed(self) -> bool:
+        """A committed seed: the dice cannot be re-thrown until the seed is revealed."""
+        return self.commitment is not None
 
 
 class SideSpec(_Model):

@@ -17,18 +17,27 @@ from typing import Any, ClassVar, cast
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import Application
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel, ConfigDict
 
-from domain.aggregate import STORED_TOPICS, Game
-from domain.engine import CommandEnvelope, Fact, GameState, Session, fold, new_game
-from domain.errors import GameNotFound, StoreError
+from domain.aggregate import STORED_TOPICS, Game, GameSeed, seed_stream_id
+from domain.engine import (
+    CommandEnvelope,
+    Fact,
+    GameState,
+    Session,
+    fold,
+    new_game,
+    sealed_dice,
+)
+from domain.errors import GameNotFound, RecordError, StoreError
 from domain.header import GameHeader
 from domain.pgstore import is_postgres, postgres_env, setup_lock
 from domain.recorders import GamesSQLiteRecorder, LeanRows
+from domain.seed_commit import SeedSecret
 
 STORE_ENV = "WAKE_STORE"
 MEMORY = ":memory:"  # SQLite's name for a store that lives in this process only
@@ -190,17 +199,23 @@ class GameStore(Application[UUID]):
 
     # --- writing -----------------------------------------------------------------------------
 
-    def create_game(self, header: GameHeader) -> str:
-        """Store a new game (its first event).
+    def create_game(self, header: GameHeader, secret: SeedSecret | None = None) -> str:
+        """Store a new game (its first event); a game whose header commits to its seed keeps
+        the ``secret`` seed beside it, in the same transaction.
 
         Raises:
-            StoreError: a game with that id already exists.
+            StoreError: a game with that id already exists; a committed seed without its
+                secret, or a secret that does not match the commitment.
         """
-        self._save_new(Game.start(header), header.game_id)
+        self._save_new(Game.start(header), header.game_id, self._seed(header, secret, False))
         return header.game_id
 
-    def import_game(self, header: GameHeader, facts: Iterable[Fact]) -> str:
+    def import_game(
+        self, header: GameHeader, facts: Iterable[Fact], secret: SeedSecret | None = None
+    ) -> str:
         """Store a whole game in one transaction; the facts are checked before anything is written.
+        A committed-seed game is stored with its revealed ``secret`` (marked revealed) or, if
+        the record reveals none, without it (it can then be read but not played on).
 
         Raises:
             RecordError: a fact does not chain or decode; nothing is stored.
@@ -209,14 +224,66 @@ class GameStore(Application[UUID]):
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
         game = Game.start(header)
         game.record(list(facts))
-        self._save_new(game, header.game_id)
+        seed = self._seed(header, secret, True) if secret is not None else None
+        self._save_new(game, header.game_id, seed)
         return header.game_id
 
-    def _save_new(self, game: Game, game_id: str) -> None:
+    @staticmethod
+    def _seed(header: GameHeader, secret: SeedSecret | None, revealed: bool) -> GameSeed | None:
+        if header.dice.commitment is None:
+            if secret is not None:
+                raise StoreError("a secret seed for a game whose header commits to none")
+            return None
+        if secret is None or not secret.matches(header.dice):
+            raise StoreError("the secret seed does not match the header's commitment")
+        seed = GameSeed.start(header.game_id, secret.seed, secret.salt)
+        if revealed:
+            seed.reveal()
+        return seed
+
+    def _save_new(self, game: Game, game_id: str, seed: GameSeed | None = None) -> None:
         try:
-            self.save(game)
+            self.save(game, *([seed] if seed is not None else []))
         except IntegrityError as exc:
             raise StoreError(f"a game with id {game_id} is already in the store") from exc
+
+    def secret_seed(self, game_id: str) -> tuple[SeedSecret, bool] | None:
+        """The secret seed of a committed-seed game and whether it is revealed (None if the
+        game's header carries its seed in clear, or the store does not hold it)."""
+        try:
+            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
+        except AggregateNotFoundError:
+            return None
+        return SeedSecret(seed=seed.seed, salt=seed.salt), seed.revealed
+
+    def reveal_seed(self, game_id: str) -> SeedSecret:
+        """Reveal a committed-seed game's seed: every export from now on carries it.
+
+        Raises:
+            GameNotFound: no such game.
+            StoreError: the game's seed is not committed, or not kept in this store.
+        """
+        header, _ = self.facts(game_id)
+        if header.dice.commitment is None:
+            raise StoreError(f"game {game_id} has no sealed seed (dice: {header.dice.mode})")
+        try:
+            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
+        except AggregateNotFoundError:
+            raise StoreError(f"this store does not hold the seed of game {game_id}") from None
+        seed.reveal()
+        self.save(seed)
+        return SeedSecret(seed=seed.seed, salt=seed.salt)
+
+    def public_reveal(self, game_id: str, state: GameState) -> SeedSecret | None:
+        """The seed an export of the game may carry: once the game has ended or the umpire
+        revealed it; None while it is live (or its seed is in the header)."""
+        if state.header.dice.commitment is None:
+            return None
+        held = self.secret_seed(game_id)
+        if held is None:
+            return None
+        secret, revealed = held
+        return secret if revealed or state.result is not None else None
 
     def submit(self, game_id: str, envelope: CommandEnvelope) -> list[Fact]:
         """Load the game, decide the order, save its facts atomically.
@@ -257,7 +324,7 @@ class GameStore(Application[UUID]):
             envelope = choose(game.state)
             if envelope is None:
                 return game, None
-            facts = game.submit(envelope)
+            facts = game.submit(envelope, self._sealed_dice(game_id, game.state))
             try:
                 self.save(game)
             except IntegrityError:
@@ -266,6 +333,18 @@ class GameStore(Application[UUID]):
                 continue
             return game, facts
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
+
+    def _sealed_dice(self, game_id: str, state: GameState) -> Any:
+        """The dice of a committed-seed game, thrown from the secret seed this store keeps."""
+        if state.header.dice.commitment is None:
+            return None
+        held = self.secret_seed(game_id)
+        if held is None:
+            raise RecordError(
+                f"game {game_id}: its seed is sealed and this store does not hold it; it "
+                "cannot be played on here"
+            )
+        return sealed_dice(state, held[0].seed)
 
     # --- reading -----------------------------------------------------------------------------
 

@@ -46,6 +46,9 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.Game.Created/1",
         "wake.Game.FactRecorded/1",
         "wake.Game.Snapshot/1",
+        "wake.GameSeed/1",  # a committed-seed game's secret seed (domain.seed_commit)
+        "wake.GameSeed.Created/1",
+        "wake.GameSeed.Revealed/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 

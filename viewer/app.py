@@ -32,7 +32,16 @@ from viewer.figures import (
     side_colours,
     timeseries_figure,
 )
-from viewer.loading import LoadedGame, LoadError, from_bytes, from_file, from_store, list_games
+from viewer.loading import (
+    LoadedGame,
+    LoadError,
+    Trust,
+    check_game,
+    from_bytes,
+    from_file,
+    from_store,
+    list_games,
+)
 from viewer.safe_text import escape_markdown as _md
 from viewer.safe_text import escape_plotly
 from viewer.timeline import Timeline
@@ -82,6 +91,12 @@ def _cli_args() -> argparse.Namespace:
 def _timeline(key: str, _game: LoadedGame) -> Timeline:
     """One timeline per game version (key = id + length, or the upload's hash)."""
     return Timeline(_game.header, _game.facts)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Verifying the game (re-running its orders)…")
+def _trust(key: str, _game: LoadedGame) -> Trust:
+    """One verification per game version (same key as the timeline): scrubbing stays fast."""
+    return check_game(_game)
 
 
 @st.cache_data(ttl=5, show_spinner=False)
@@ -559,7 +574,7 @@ PNG_NAMES = {
 
 def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
     st.subheader("Export")
-    text = write_record(game.header, game.facts)
+    text = write_record(game.header, game.facts, seed_reveal=game.seed_reveal)  # public only
     st.download_button(
         "Download record (.wake.json)",
         text.encode("utf-8"),
@@ -583,6 +598,21 @@ def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
         name = f"{game.header.scenario_id}-{game.header.game_id[:8]}-event{event}"
         name += f"-{PNG_NAMES.get(choice, choice)}.png"  # distinct per game, event and figure
         st.download_button("Download PNG", png[1], file_name=name, mime="image/png")
+
+
+def _trust_status(trust: Trust) -> None:
+    """Under the title: whether the game re-runs, and who signed it (a warning when either
+    fails: a forged record is never shown as genuine)."""
+    if trust.verified:
+        st.success(_md(trust.summary[0].upper() + trust.summary[1:]), icon="✅")
+    else:
+        st.warning(_md(trust.summary), icon="⚠️")
+    for check in trust.signatures:
+        line = _md(check.describe()[0].upper() + check.describe()[1:])
+        if check.valid:
+            st.success(line, icon="🔏")
+        else:
+            st.warning(line, icon="⚠️")
 
 
 def main() -> None:
@@ -626,6 +656,7 @@ def main() -> None:
         f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
         f"source: {_md(game.source)}"
     )
+    _trust_status(_trust(key, game))
     with st.expander("Game summary"):
         st.text("\n".join(tl.summary()))  # plain text: names come from the record
     event = _navigation(tl)

@@ -7,14 +7,16 @@ with a message for the page, never a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain.engine import Fact
-from domain.errors import WakeError
+from domain.errors import RecordDivergence, WakeError
 from domain.header import GameHeader
-from domain.record import read_record
+from domain.record import build_record, read_record, verify_record
 from domain.record.reader import MAX_RECORD_BYTES, read_bounded
+from domain.record.signing import SignatureCheck, check_signatures
+from domain.seed_commit import SeedSecret
 from domain.store import GameStore, GameSummary
 
 MAX_UPLOAD_BYTES = MAX_RECORD_BYTES
@@ -29,6 +31,51 @@ class LoadedGame:
     header: GameHeader
     facts: list[Fact]
     source: str  # "store" or the file name
+    signatures: tuple[SignatureCheck, ...] = field(default=())  # a record's, checked
+    seed_reveal: SeedSecret | None = None  # a sealed seed, once revealed (checked on reading)
+    # a stored live game's sealed seed: used to re-run it here, never shown or exported
+    store_seed: SeedSecret | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Whether what the viewer shows is what the engine produces: the game re-run, and the
+    signatures a record carries checked. ``lines`` are plain text (record text included)."""
+
+    verified: bool
+    summary: str
+    signatures: tuple[SignatureCheck, ...] = ()
+
+    @property
+    def genuine(self) -> bool:
+        """Re-run to the same events, and no signature that fails."""
+        return self.verified and all(s.valid for s in self.signatures)
+
+
+def check_game(game: LoadedGame) -> Trust:
+    """Re-run ``game``'s orders through the engine and compare every event (as ``wake verify``);
+    never raises."""
+    sigs = game.signatures
+    try:
+        seed = game.seed_reveal or game.store_seed
+        verify_record(build_record(game.header, game.facts, seed))
+    except RecordDivergence as exc:
+        seq = getattr(exc, "seq", None)
+        reason = exc.message.splitlines()[0].rstrip(":")
+        where = f"first bad event {seq}" if seq else "does not re-run"
+        return Trust(False, f"NOT verified: {where} - {reason}", sigs)
+    except WakeError as exc:
+        return Trust(False, f"NOT verified: {exc.message.splitlines()[0]}", sigs)
+    except Exception as exc:  # a bug in a ruleset must not make a game look genuine
+        return Trust(False, f"NOT verified: the re-run failed ({type(exc).__name__})", sigs)
+    if game.seed_reveal is None and game.store_seed is not None:
+        return Trust(
+            True,
+            "verified: every order re-run gives the recorded events (with the dice seed the "
+            "store keeps sealed until the game ends)",
+            sigs,
+        )
+    return Trust(True, "verified: every order re-run gives the recorded events", sigs)
 
 
 def list_games(store_location: str | None) -> list[GameSummary]:
@@ -42,10 +89,16 @@ def list_games(store_location: str | None) -> list[GameSummary]:
 
 def from_store(store_location: str | None, game_id: str) -> LoadedGame:
     try:
-        header, facts = GameStore(store_location).facts(game_id)
+        store = GameStore(store_location)
+        header, facts = store.facts(game_id)
+        reveal = private = None
+        if header.dice.sealed:
+            reveal = store.public_reveal(game_id, store.state(game_id))
+            held = store.secret_seed(game_id)
+            private = held[0] if held is not None else None
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
-    return LoadedGame(header, facts, "store")
+    return LoadedGame(header, facts, "store", seed_reveal=reveal, store_seed=private)
 
 
 def from_bytes(data: bytes, name: str) -> LoadedGame:
@@ -56,7 +109,13 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         record = read_record(data, source=name)
     except WakeError as exc:
         raise LoadError(f"Not a valid Wake record: {exc}") from exc
-    return LoadedGame(record.header, list(record.events), name)
+    return LoadedGame(
+        record.header,
+        list(record.events),
+        name,
+        tuple(check_signatures(record)),
+        record.seed_reveal,
+    )
 
 
 def from_file(path: Path) -> LoadedGame:

@@ -49,13 +49,17 @@ from domain.errors import (
     RecordDivergence,
     RecordError,
     ScenarioError,
+    SealedSeed,
+    SignatureError,
     WakeError,
     validation_summary,
 )
+from domain.header import GameHeader
 from domain.read_model import redact_view, sides_label
 from domain.record import VerifyReport, read_record_file, verify_record, write_record
 from domain.record.reader import canonical_uuid, read_bounded
 from domain.ruleset import get_ruleset, plugins
+from domain.seed_commit import SeedSecret, committed_dice, new_secret
 from domain.store import GameStore, store_location
 
 app = typer.Typer(
@@ -172,14 +176,16 @@ def _make_header(
     classes: Path | None,
     title: str,
     game_id: str | None,
-) -> Any:
+    commit_seed: bool = False,
+) -> tuple[GameHeader, SeedSecret | None]:
+    """A new game's header and, with ``commit_seed``, the secret seed its header commits to."""
     data = _load_json(scenario, "scenario")
     if classes is not None:
         data["classes"] = _load_json(classes, "class table")
     if physical and seed is not None:
         raise ScenarioError("choose either --seed or --physical")
     if not physical and seed is None:
-        seed = uuid.uuid4().int % (2**31)
+        seed = new_secret().seed if commit_seed else uuid.uuid4().int % (2**31)
     if seed is not None and abs(seed) > safe_json.MAX_SAFE_INTEGER:
         raise ScenarioError(
             f"--seed must lie within +/-{safe_json.MAX_SAFE_INTEGER} (records refuse larger "
@@ -190,7 +196,7 @@ def _make_header(
             f"--game-id takes a UUID in canonical form (lower-case hex with hyphens, like "
             f"00000000-0000-4000-8000-000000000001), not {game_id!r}"
         )
-    return header_for(
+    header = header_for(
         ruleset,
         data,
         game_id=game_id or str(uuid.uuid4()),
@@ -198,6 +204,10 @@ def _make_header(
         options=_parse_options(options),
         title=title,
     )
+    if not commit_seed or seed is None:
+        return header, None
+    secret = new_secret(seed)
+    return header.model_copy(update={"dice": committed_dice(secret)}), secret
 
 
 def _read_sheet(path: Path) -> list[int]:
@@ -272,12 +282,21 @@ def start(
     option: Annotated[list[str] | None, typer.Option(help="ruleset option name=value")] = None,
     classes: Annotated[Path | None, typer.Option(help="your own class table (JSON)")] = None,
     title: str = "",
+    commit_seed: Annotated[
+        bool,
+        typer.Option(
+            help="the header commits to the seed; the store keeps it secret until the game ends "
+            "(or wake reveal-seed)"
+        ),
+    ] = True,
     store: StoreOpt = None,
 ) -> None:
     """Start a game from a scenario file; prints its id."""
     with _errors():
-        header = _make_header(ruleset, scenario, seed, physical, option or [], classes, title, None)
-        GameStore(store).create_game(header)
+        header, secret = _make_header(
+            ruleset, scenario, seed, physical, option or [], classes, title, None, commit_seed
+        )
+        GameStore(store).create_game(header, secret)
     typer.echo(header.game_id)
 
 
@@ -345,17 +364,30 @@ def record(
     dice_sheet: Annotated[
         Path | None, typer.Option(help="physical faces in rolling order, used by the bots' orders")
     ] = None,
+    commit_seed: Annotated[
+        bool,
+        typer.Option(
+            help="the header commits to the seed; revealed in the record if the game ends"
+        ),
+    ] = False,
 ) -> None:
     """Play a whole game in memory and write its record (how fixtures are made)."""
     with _errors():
-        header = _make_header(
-            ruleset, scenario, seed, physical, option or [], classes, title, game_id
+        header, secret = _make_header(
+            ruleset, scenario, seed, physical, option or [], classes, title, game_id, commit_seed
         )
-        session = Session(header)
+        session = Session(header, seed=secret.seed if secret else None)
         envelopes = _read_commands(commands) if commands else None
         sheet = _read_sheet(dice_sheet) if dice_sheet else None
         _play(session, envelopes, bots if bots is not None else envelopes is None, sheet=sheet)
-        write_record(header, session.facts, output)
+        over = session.state.result is not None
+        write_record(header, session.facts, output, secret if over else None)
+    if secret is not None and not over:
+        typer.echo(
+            f"the game has not ended, so the record does not reveal its seed; keep it to reveal "
+            f"later: seed {secret.seed}, salt {secret.salt}",
+            err=True,
+        )
     result = session.state.result
     outcome = f"{result.winner or 'draw'} ({result.reason})" if result else "in progress"
     typer.echo(f"{output}: {len(session.facts)} events, {session.state.commands} orders, {outcome}")
@@ -427,7 +459,7 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
-                st.import_game(rec.header, rec.events)
+                st.import_game(rec.header, rec.events, rec.seed_reveal)
                 _say(progress, f"{path}: imported as {rec.header.game_id}")
             except WakeError as exc:
                 failed += 1
@@ -453,13 +485,16 @@ def export(
     ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Export a stored game as a record file; with ``--as SIDE``, the events as that side may
+    """Export a stored game as a record file (a sealed seed is revealed in it once the game
+    has ended, or after ``wake reveal-seed``); with ``--as SIDE``, the events as that side may
     see them (other players' hands and sealed choices redacted). A redacted export cannot be
     verified: only the umpire's record carries every fact."""
     with _errors():
-        header, facts = GameStore(store).facts(game_id)
+        st = GameStore(store)
+        header, facts = st.facts(game_id)
         if as_side is None:
-            text = write_record(header, facts, output)
+            reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
+            text = write_record(header, facts, output, reveal)
         else:
             state = new_game(header)
             _check_side(state, as_side)
@@ -628,21 +663,46 @@ def verify(
         list[str] | None,
         typer.Option("--game", help="audit a stored game: orders, dice, chain, snapshots"),
     ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(help="public key (PEM): require its valid signature of each record's head"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
-    event. A stored game's snapshots are checked against its events too. Exit status 1 if a
-    valid record diverges, 2 if a file cannot be read or is not a valid record."""
+    event, and every signature a record carries and whether it holds. A stored game's snapshots
+    are checked against its events too. Exit status 1 if a valid record diverges, cannot be
+    re-run (its seed is sealed and not revealed) or a signature does not hold (with ``--key``:
+    no valid signature by that key), 2 if a file cannot be read or is not a valid record."""
     from domain.audit import audit_game
+    from domain.record import signing
 
+    with _errors():
+        public = signing.load_public_key(key) if key is not None else None
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
+    notes: dict[str, list[str]] = {}
     for path in files or []:
 
         def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
-            return verify_record(read_record_file(path, strict=strict), progress=advance)
+            rec = read_record_file(path, strict=strict)
+            report = verify_record(rec, progress=advance)
+            lines = notes.setdefault(str(path), [])
+            for sig in signing.check_signatures(rec):
+                lines.append(sig.describe())
+                if not sig.valid:
+                    raise SignatureFailure(f"{sig.describe()}")
+            if public is not None and signing.signed_by(rec, public) is None:
+                raise SignatureFailure(
+                    f"no valid signature by key {signing.fingerprint(public)} covers this "
+                    f"record's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
+                )
+            return report
 
         checks.append((str(path), check_file))
     if game:
+        if public is not None:
+            typer.echo("--key checks record files; a stored game carries no signatures", err=True)
+            raise typer.Exit(2)
         st = GameStore(store)
         for game_id in game:
 
@@ -668,6 +728,14 @@ def verify(
                     f"{label}: OK - {report.events} events, "
                     f"{report.commands} orders, {report.result}",
                 )
+                for line in notes.get(label, []):
+                    _say(progress, f"  {line}")
+            except SignatureFailure as exc:
+                diverged += 1
+                _say(progress, f"{label}: SIGNATURE - {exc.message}")
+            except SealedSeed as exc:
+                diverged += 1
+                _say(progress, f"{label}: NOT RE-RUN - {exc.message}")
             except RecordDivergence as exc:
                 diverged += 1
                 _say(progress, f"{label}: DIVERGES - {exc.message}")
@@ -681,6 +749,73 @@ def verify(
     if diverged or invalid:
         typer.echo(f"{diverged + invalid} of {len(checks)} check(s) failed", err=True)
         raise typer.Exit(2 if invalid else 1)
+
+
+class SignatureFailure(WakeError):
+    """A record reads and re-runs, but a signature it carries (or the one asked for) does
+    not hold."""
+
+    code = "signature"
+
+
+@app.command("reveal-seed")
+def reveal_seed(game_id: str, store: StoreOpt = None) -> None:
+    """Reveal the sealed dice seed of a stored game (the umpire's decision): print it, and
+    carry it in every export from now on, so the game's record can be verified. A game's
+    seed is revealed in its export anyway once the game has ended."""
+    with _errors():
+        secret = GameStore(store).reveal_seed(game_id)
+    typer.echo(json.dumps({"game_id": game_id, "seed": secret.seed, "salt": secret.salt}))
+
+
+@app.command()
+def keygen(
+    output: Annotated[Path, typer.Option("-o", "--output", help="private key file to create")],
+) -> None:
+    """Make an Ed25519 key for signing records: the private key (PEM, mode 0600) and its public
+    half beside it (``KEYFILE.pub``). Existing files are never overwritten."""
+    from domain.record import signing
+
+    with _errors():
+        public = signing.write_keypair(output)
+    typer.echo(f"{output}: private key (keep it secret)")
+    typer.echo(f"{signing.public_key_path(output)}: public key {signing.fingerprint(public)}")
+
+
+@app.command()
+def sign(
+    record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="record file")],
+    key: Annotated[Path, typer.Option(help="private key file (from wake keygen)")],
+    signer: Annotated[str, typer.Option(help="who vouches for the game, e.g. a name")],
+    role: Annotated[str, typer.Option(help="umpire, organiser or server")] = "umpire",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="signed record (default: in place)")
+    ] = None,
+) -> None:
+    """Sign a record's chain head (the header digest, the last event's digest and the number
+    of events) with Ed25519. The record is read and re-run first: only a record that verifies
+    is signed (one whose seed is still sealed, after its chain is checked). The chain and
+    every event digest stay as they are."""
+    from domain.record import signing
+    from domain.record.writer import dumps, write_text_atomic
+
+    with _errors():
+        if role not in signing.ROLES:
+            raise SignatureError(f"--role must be one of {', '.join(signing.ROLES)}, not {role!r}")
+        private = signing.load_private_key(key)
+        rec = read_record_file(record_file)
+        try:
+            verify_record(rec)
+            rerun = ""
+        except SealedSeed:  # a live game's export: the chain is checked, the dice cannot be
+            rerun = " (seed sealed: the chain was checked, the dice not re-run)"
+        signed = signing.sign(rec, private, signer, role)
+        write_text_atomic(dumps(signed), output or record_file)
+    typer.echo(
+        f"{output or record_file}: signed by {signer} ({role}), key "
+        f"{signing.fingerprint(private.public_key())}, head {rec.chain.head[:12]} "
+        f"({rec.chain.length} events){rerun}"
+    )
 
 
 @app.command()
@@ -818,7 +953,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
-                st.import_game(rec.header, rec.events)
+                st.import_game(rec.header, rec.events, rec.seed_reveal)
             progress.advance(task)
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.engine import Fact
 from domain.header import GameHeader
+from domain.seed_commit import SeedSecret
 
 FORMAT_ID: Final = "wake-record"
 FORMAT_VERSION: Final = 1
@@ -47,6 +48,37 @@ class Chain(_Model):
     length: int = Field(ge=0)
 
 
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class SignedHead(_Model):
+    """What a signature covers: one game's hash chain up to its head (see signing.py)."""
+
+    game_id: str
+    genesis: str = Field(pattern=_HEX64, description="the chain's genesis (header digest)")
+    head: str = Field(pattern=_HEX64, description="digest of the last event signed")
+    length: int = Field(ge=0, le=1_000_000, description="how many events the head closes")
+
+
+class Signature(_Model):
+    """An Ed25519 signature by someone who vouches for the game (``domain.record.signing``)."""
+
+    signer: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")
+    role: Literal["umpire", "organiser", "server"]
+    algorithm: Literal["ed25519"] = "ed25519"
+    public_key: str = Field(
+        pattern=r"^[A-Za-z0-9+/]{43}=$", description="the raw 32-byte public key, base64"
+    )
+    signed: SignedHead
+    signature: str = Field(
+        pattern=r"^[A-Za-z0-9+/]{86}==$", description="the 64-byte signature, base64"
+    )
+
+
+#: The most signatures a record may carry.
+MAX_SIGNATURES: Final = 16
+
+
 class Record(_Model):
     """A whole recorded game."""
 
@@ -57,3 +89,12 @@ class Record(_Model):
     chance: list[ChanceOutcome]
     events: list[Fact]
     chain: Chain
+    seed_reveal: SeedSecret | None = Field(
+        default=None,
+        description="a committed seed, revealed (checked against header.dice.commitment)",
+    )
+    signatures: list[Signature] | None = Field(
+        default=None,
+        max_length=MAX_SIGNATURES,
+        description="optional; outside the chain, so adding one changes no digest",
+    )

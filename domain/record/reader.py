@@ -27,6 +27,7 @@ from domain.record.model import (
     RecordedCommand,
 )
 from domain.record.writer import build_record, dumps
+from domain.seed_commit import checked_seed
 
 #: The largest record file read (the largest bundled record is 868 KB). Parsed JSON takes up
 #: to about ten times its text, so this bounds a read's memory before any other check.
@@ -120,8 +121,9 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         )
     record = _structure(body, source)
     check_chain(record, source)
+    checked_seed(record.header.dice, record.seed_reveal, source)
     try:
-        expected = build_record(record.header, record.events)
+        expected = build_record(record.header, record.events, record.seed_reveal)
     except (ValidationError, ValueError) as exc:
         raise RecordError(f"{source}: an event does not fit: {validation_summary(exc)}") from None
     if expected.commands != record.commands:

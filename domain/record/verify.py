@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import CommandEnvelope, Fact, Session, decode
-from domain.errors import RecordDivergence, WakeError
+from domain.errors import RecordDivergence, SealedSeed, WakeError
 from domain.events import CommandIssued
 from domain.record.model import Record
+from domain.seed_commit import checked_seed
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,17 @@ def verify_record(
 
     Raises:
         RecordDivergence: the first event that differs, or an order the engine now refuses.
+        SealedSeed: the dice seed is committed and not revealed: nothing can be re-run.
         RecordError, UnknownRuleset: the record cannot be replayed at all.
     """
-    session = Session(record.header)
+    seed = checked_seed(record.header.dice, record.seed_reveal)
+    if record.header.dice.sealed and seed is None:
+        raise SealedSeed(
+            "the dice seed is still sealed (the header commits to it; the record reveals it "
+            "once the game has ended, or the umpire with wake reveal-seed): the chain is "
+            "intact, but the orders cannot be re-run, so the dice are not verified"
+        )
+    session = Session(record.header, seed=seed)
     events = record.events
     total = len(events)
     pos = 0

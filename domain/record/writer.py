@@ -14,10 +14,14 @@ from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
 from domain.record.model import Chain, ChanceOutcome, Record, RecordedCommand
+from domain.seed_commit import SeedSecret
 
 
-def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
-    """Assemble the record of a game from its header and facts."""
+def build_record(
+    header: GameHeader, facts: Sequence[Fact], seed_reveal: SeedSecret | None = None
+) -> Record:
+    """Assemble the record of a game from its header and facts (and the revealed seed of a
+    game whose header commits to it)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -49,6 +53,7 @@ def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
         commands=commands,
         chance=chance,
         events=list(facts),
+        seed_reveal=seed_reveal,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -57,11 +62,20 @@ def build_record(header: GameHeader, facts: Sequence[Fact]) -> Record:
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    body = record.model_dump(mode="json")
+    # a record without a reveal or signatures is written exactly as before they existed
+    absent = {"seed_reveal"} if record.seed_reveal is None else set()
+    if not record.signatures:
+        absent.add("signatures")
+    body = record.model_dump(mode="json", exclude=absent or None)
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = None) -> str:
+def write_record(
+    header: GameHeader,
+    facts: Sequence[Fact],
+    path: Path | None = None,
+    seed_reveal: SeedSecret | None = None,
+) -> str:
     """Render (and with ``path``, atomically write) the record of a game; returns its text.
 
     The text goes to a new temporary file beside ``path``, which then replaces ``path``; if
@@ -70,21 +84,31 @@ def write_record(header: GameHeader, facts: Sequence[Fact], path: Path | None = 
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts))
+    text = dumps(build_record(header, facts, seed_reveal))
     if path is not None:
-        if path.is_dir():
-            raise RecordError(f"{path} is a directory; give a file name for the record")
-        tmp: str | None = None
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(tmp, path)
-            tmp = None
-        except OSError as exc:
-            raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        write_text_atomic(text, path)
     return text
+
+
+def write_text_atomic(text: str, path: Path) -> None:
+    """Write ``text`` to a new temporary file beside ``path``, which then replaces ``path``; if
+    anything fails the temporary file is removed and ``path`` is untouched.
+
+    Raises:
+        RecordError: ``path`` is a directory or cannot be written.
+    """
+    if path.is_dir():
+        raise RecordError(f"{path} is a directory; give a file name for the record")
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

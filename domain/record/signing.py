@@ -1,0 +1,227 @@
+"""Signed records: an umpire, organiser or server vouches for a game's chain head with Ed25519.
+
+A hash chain without a key proves only that nobody edited the record *without recomputing the
+chain*; anyone can recompute it. A signature adds who vouches for this exact chain: forging a
+signed record needs the signer's private key.
+
+**What is signed** (the message, in bytes) is the canonical JSON (sorted keys, no whitespace,
+UTF-8; ``domain.canonical.canonical_json``) of::
+
+    {"context": "wake-record-signature/1", "game_id": ..., "genesis": ..., "head": ...,
+     "length": ..., "role": ..., "signer": ...}
+
+where ``genesis`` is the chain's genesis (the SHA-256 of the canonical header, so it covers the
+game id, scenario, options, dice and sides), ``head`` the digest of the last event (which covers
+every event before it) and ``length`` the number of events. The signer's name and role are signed
+too, so a signature cannot be relabelled. Signatures live outside the chain in the record's
+optional ``signatures`` list, so adding one changes no digest.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from domain.canonical import canonical_json
+from domain.errors import RecordError, SignatureError
+from domain.record.model import MAX_SIGNATURES, Record, Signature, SignedHead
+from domain.record.reader import read_bounded
+
+CONTEXT: Final = "wake-record-signature/1"
+ROLES: Final = ("umpire", "organiser", "server")
+MAX_KEY_FILE_BYTES: Final = 16 * 1024
+
+
+def signed_head(record: Record) -> SignedHead:
+    """The chain head of ``record``, as a signature covers it."""
+    return SignedHead(
+        game_id=record.header.game_id,
+        genesis=record.chain.genesis,
+        head=record.chain.head,
+        length=record.chain.length,
+    )
+
+
+def message(signed: SignedHead, signer: str, role: str) -> bytes:
+    """The exact bytes an Ed25519 signature of a record signs (see the module docstring)."""
+    return canonical_json(
+        {"context": CONTEXT, **signed.model_dump(), "signer": signer, "role": role}
+    )
+
+
+def raw_public_key(key: Ed25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def fingerprint(public_key: bytes | Ed25519PublicKey) -> str:
+    """A short name for a public key: the first 16 bytes of SHA-256 of its raw 32 bytes, hex,
+    in groups of four (``SHA256:1a2b 3c4d ...``)."""
+    raw = public_key if isinstance(public_key, bytes) else raw_public_key(public_key)
+    hexed = hashlib.sha256(raw).hexdigest()[:32]
+    return "SHA256:" + " ".join(hexed[i : i + 4] for i in range(0, 32, 4))
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    """Whether one signature of a record holds, and why not."""
+
+    signature: Signature
+    valid: bool
+    reason: str = ""
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(base64.b64decode(self.signature.public_key))
+
+    def describe(self) -> str:
+        """One line, e.g. ``signed by Ann (umpire), key SHA256:...: valid``."""
+        sig = self.signature
+        status = "valid" if self.valid else f"INVALID ({self.reason})"
+        return f"signed by {sig.signer} ({sig.role}), key {self.fingerprint}: {status}"
+
+
+def check_signature(record: Record, signature: Signature) -> SignatureCheck:
+    """Check that ``signature`` is a valid Ed25519 signature of this record's exact chain head."""
+    if signature.signed != signed_head(record):
+        return SignatureCheck(signature, False, "it signs another chain head than this record's")
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(signature.public_key))
+        key.verify(
+            base64.b64decode(signature.signature),
+            message(signature.signed, signature.signer, signature.role),
+        )
+    except (InvalidSignature, ValueError):
+        return SignatureCheck(signature, False, "the signature does not match the key and head")
+    return SignatureCheck(signature, True)
+
+
+def check_signatures(record: Record) -> list[SignatureCheck]:
+    """Every signature of ``record``, checked."""
+    return [check_signature(record, sig) for sig in record.signatures or ()]
+
+
+def signed_by(record: Record, key: Ed25519PublicKey) -> SignatureCheck | None:
+    """The valid signature of ``record`` by ``key`` covering its chain head, if there is one."""
+    raw = base64.b64encode(raw_public_key(key)).decode("ascii")
+    for check in check_signatures(record):
+        if check.signature.public_key == raw and check.valid:
+            return check
+    return None
+
+
+def sign(record: Record, key: Ed25519PrivateKey, signer: str, role: str) -> Record:
+    """``record`` with one more signature: ``key``'s over its chain head, by ``signer`` in
+    ``role``. A signature by the same key over the same head is replaced.
+
+    Raises:
+        SignatureError: an unknown role, a bad signer name, or too many signatures.
+    """
+    if role not in ROLES:
+        raise SignatureError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    head = signed_head(record)
+    public = base64.b64encode(raw_public_key(key.public_key())).decode("ascii")
+    try:
+        signature = Signature(
+            signer=signer,
+            role=role,
+            public_key=public,
+            signed=head,
+            signature=base64.b64encode(key.sign(message(head, signer, role))).decode("ascii"),
+        )
+    except ValueError as exc:
+        raise SignatureError(f"cannot sign as {signer[:60]!r}: {exc}") from None
+    kept = [s for s in record.signatures or () if not (s.public_key == public and s.signed == head)]
+    if len(kept) >= MAX_SIGNATURES:
+        raise SignatureError(f"the record already carries {MAX_SIGNATURES} signatures")
+    return record.model_copy(update={"signatures": [*kept, signature]})
+
+
+# --- key files ----------------------------------------------------------------------------------
+
+
+def write_keypair(path: Path) -> Ed25519PublicKey:
+    """A new Ed25519 key: the private key (PKCS#8 PEM, mode 0600) at ``path`` and the public
+    key (SubjectPublicKeyInfo PEM) at ``path`` + ``.pub``. Neither file may exist.
+
+    Raises:
+        SignatureError: a file exists already or cannot be written.
+    """
+    pub_path = public_key_path(path)
+    for target in (path, pub_path):
+        if target.exists() or target.is_symlink():
+            raise SignatureError(f"{target} exists; not overwriting a key")
+    key = Ed25519PrivateKey.generate()
+    private_pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    public_pem = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    try:
+        for target, data, mode in ((path, private_pem, 0o600), (pub_path, public_pem, 0o644)):
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.chmod(target, mode)  # whatever the umask
+    except OSError as exc:
+        raise SignatureError(f"cannot write the key: {exc.strerror or exc}") from None
+    return key.public_key()
+
+
+def public_key_path(path: Path) -> Path:
+    return path.with_name(path.name + ".pub")
+
+
+def _read_key(path: Path) -> bytes:
+    try:
+        return read_bounded(path, MAX_KEY_FILE_BYTES)
+    except RecordError as exc:
+        raise SignatureError(exc.message) from None
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """An Ed25519 private key from a PEM file (as ``wake keygen`` writes).
+
+    Raises:
+        SignatureError: unreadable, not PEM, encrypted, or not an Ed25519 private key.
+    """
+    try:
+        key = serialization.load_pem_private_key(_read_key(path), password=None)
+    except (ValueError, TypeError) as exc:
+        raise SignatureError(f"{path}: not an unencrypted PEM private key ({exc})") from None
+    except Exception as exc:  # cryptography raises its own types for some malformed keys
+        raise SignatureError(f"{path}: not a usable private key ({type(exc).__name__})") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SignatureError(f"{path}: not an Ed25519 private key")
+    return key
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """An Ed25519 public key from a PEM file (a ``.pub`` from ``wake keygen``); a private key
+    file gives its public half.
+
+    Raises:
+        SignatureError: unreadable, not PEM, or not an Ed25519 key.
+    """
+    data = _read_key(path)
+    if b"PRIVATE KEY" in data:
+        return load_private_key(path).public_key()
+    try:
+        key = serialization.load_pem_public_key(data)
+    except (ValueError, TypeError) as exc:
+        raise SignatureError(f"{path}: not a PEM public key ({exc})") from None
+    except Exception as exc:
+        raise SignatureError(f"{path}: not a usable public key ({type(exc).__name__})") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise SignatureError(f"{path}: not an Ed25519 public key")
+    return key
