@@ -71,9 +71,9 @@ def _serve(store: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit(f"streamlit did not start; see {log}")
 
 
-def _position(page: Any, event: int, length: int) -> None:
+def _position(page: Any, event: int, length: int, timeout: int = TIMEOUT_MS) -> None:
     text = f"Event {event} / {length}"
-    page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=TIMEOUT_MS)
+    page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout)
 
 
 def _open(page: Any, url: str, game_id: str, event: int, length: int) -> Any:
