@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from domain.cli.rerun import load_game, parse_option_pairs
+from domain.cli.rerun import bad_input, load_game, parse_option_pairs
 from domain.errors import ScenarioError, WakeError
 
 
@@ -51,7 +51,5 @@ def report_command(
         except OSError as exc:
             raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
     except WakeError as exc:
-        rule = f" [{exc.rule}]" if exc.rule else ""
-        typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
-        raise typer.Exit(2) from None
+        bad_input(exc)
     typer.echo(f"wrote {output} (event {event} of game {header.game_id})")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -34,6 +34,13 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key] = value
     return options
+
+
+def bad_input(exc: WakeError) -> NoReturn:
+    """Exit status 2 and one line naming the problem (and its rule)."""
+    rule = f" [{exc.rule}]" if exc.rule else ""
+    typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
+    raise typer.Exit(2) from None
 
 
 def _load_data(path: Path) -> Any:
@@ -102,9 +109,7 @@ def rerun_command(
             except OSError as exc:
                 raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
     except WakeError as exc:
-        rule = f" [{exc.rule}]" if exc.rule else ""
-        typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
-        raise typer.Exit(2) from None
+        bad_input(exc)
     for line in report.lines():
         typer.echo(line)
     if output is not None:
