@@ -362,3 +362,15 @@ def test_timeseries_empty() -> None:
 def test_figure_png() -> None:
     png = figure_png(board_figure(continuous_view()), width=500, height=300)
     assert png.startswith(b"\x89PNG")
+
+
+def test_a_long_game_marks_at_most_40_turns_on_a_chart() -> None:
+    """A 400-turn game: the chart draws at most MAX_TURN_MARKS turn lines and labels (every n-th
+    turn), plus the cursor; it once drew all of them one by one, taking half a minute."""
+    from viewer.figures import MAX_TURN_MARKS, timeseries_figure
+
+    turns = [(t, t * 25) for t in range(1, 401)]
+    fig = timeseries_figure("x", {"a": [(0, 0.0), (10_000, 5.0)]}, cursor=5, turn_starts=turns)
+    assert len(fig.layout.shapes) <= MAX_TURN_MARKS + 1
+    labels = [a.text for a in fig.layout.annotations if a.text.startswith("T")]
+    assert 0 < len(labels) <= MAX_TURN_MARKS and labels[0] == "T1"

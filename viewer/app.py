@@ -11,6 +11,7 @@ import argparse
 import hashlib
 import itertools
 import logging
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.store import GameStore, store_location
 from viewer.figures import (
+    MAX_TURN_MARKS,
     Highlight,
     board_figure,
     board_height,
@@ -288,29 +290,46 @@ def _strip(tl: Timeline, event: int) -> go.Figure:
     bounds = [*tl.phase_starts, ("end", tl.length)]
     palette = ["#e8eef7", "#f7efe6", "#eaf5ea", "#f5e9f2", "#f4f4e4"]
     phases = sorted({p for p, _ in tl.phase_starts})
-    for (phase, start), (_, stop) in itertools.pairwise(bounds):
-        fig.add_shape(
-            type="rect",
-            x0=start,
-            x1=max(stop, start + 0.5),
-            y0=0,
-            y1=1,
-            line_width=0,
-            fillcolor=palette[phases.index(phase) % len(palette)],
-        )
-    for turn, start in tl.turn_starts:
-        fig.add_shape(
-            type="line", x0=start, x1=start, y0=0, y1=1, line={"color": "#555", "width": 1}
-        )
-        fig.add_annotation(
-            x=start,
-            y=1,
-            text=f"T{turn}",
-            showarrow=False,
-            yanchor="bottom",
-            xanchor="left",
-            font={"size": 10},
-        )
+    # every shape and label in one layout update: adding them one by one is quadratic in
+    # plotly (a 10,000-event game's strip took minutes); a long game labels every n-th turn
+    shapes: list[dict[str, Any]] = [
+        {
+            "type": "rect",
+            "x0": start,
+            "x1": max(stop, start + 0.5),
+            "y0": 0,
+            "y1": 1,
+            "line": {"width": 0},
+            "fillcolor": palette[phases.index(phase) % len(palette)],
+        }
+        for (phase, start), (_, stop) in itertools.pairwise(bounds)
+    ]
+    step = max(1, math.ceil(len(tl.turn_starts) / MAX_TURN_MARKS))
+    marks = tl.turn_starts[::step]
+    shapes += [
+        {
+            "type": "line",
+            "x0": start,
+            "x1": start,
+            "y0": 0,
+            "y1": 1,
+            "line": {"color": "#555", "width": 1},
+        }
+        for _, start in marks
+    ]
+    labels = [
+        {
+            "x": start,
+            "y": 1,
+            "text": f"T{turn}",
+            "showarrow": False,
+            "yanchor": "bottom",
+            "xanchor": "left",
+            "font": {"size": 10},
+        }
+        for turn, start in marks
+    ]
+    fig.update_layout(shapes=shapes, annotations=labels)
     kinds = {
         "kill": ("#c0392b", "x"),
         "critical": ("#e67e22", "star"),

@@ -780,6 +780,7 @@ def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> Non
         )
 
 
+MAX_TURN_MARKS = 40  # turn lines a time-series chart draws at most
 BOARD_HEIGHT = 560
 TALL_BOARD_HEIGHT = 760
 ACTION_PAD = 0.15  # of the board's longer side, around the units in play
@@ -949,29 +950,41 @@ def timeseries_figure(
             )
         )
 
-    for turn, seq in turn_starts:
-        fig.add_shape(
-            type="line",
-            x0=seq,
-            x1=seq,
-            xref="x",
-            y0=0,
-            y1=1,
-            yref="paper",
-            layer="below",
-            line={"color": "#BBBBBB", "width": 1, "dash": "dot"},
-        )
-        fig.add_annotation(
-            x=seq,
-            y=1,
-            xref="x",
-            yref="paper",
-            text=f"T{turn}",
-            showarrow=False,
-            xanchor="left",
-            yanchor="top",
-            font={"size": 9, "color": "#888888"},
-        )
+    # turn lines in one layout update (adding shapes one by one is quadratic in plotly: a
+    # 400-turn game took half a minute per chart); a long game labels every n-th turn only
+    step = max(1, math.ceil(len(turn_starts) / MAX_TURN_MARKS))
+    marks = list(turn_starts)[::step]
+    shapes = [
+        {
+            "type": "line",
+            "x0": seq,
+            "x1": seq,
+            "xref": "x",
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "layer": "below",
+            "line": {"color": "#BBBBBB", "width": 1, "dash": "dot"},
+        }
+        for _, seq in marks
+    ]
+    notes = [
+        {
+            "x": seq,
+            "y": 1,
+            "xref": "x",
+            "yref": "paper",
+            "text": f"T{turn}",
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "top",
+            "font": {"size": 9, "color": "#888888"},
+        }
+        for turn, seq in marks
+    ]
+    fig.update_layout(
+        shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *notes]
+    )
     _cursor(fig, cursor)
     fig.update_xaxes(title_text="event", showgrid=True, gridcolor="#EEEEEE", zeroline=False)
     fig.update_yaxes(title_text=y_title, showgrid=True, gridcolor="#EEEEEE", zeroline=False)
