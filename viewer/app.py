@@ -292,18 +292,24 @@ def _strip(tl: Timeline, event: int) -> go.Figure:
     phases = sorted({p for p, _ in tl.phase_starts})
     # every shape and label in one layout update: adding them one by one is quadratic in
     # plotly (a 10,000-event game's strip took minutes); a long game labels every n-th turn
-    shapes: list[dict[str, Any]] = [
-        {
-            "type": "rect",
-            "x0": start,
-            "x1": max(stop, start + 0.5),
-            "y0": 0,
-            "y1": 1,
-            "line": {"width": 0},
-            "fillcolor": palette[phases.index(phase) % len(palette)],
-        }
-        for (phase, start), (_, stop) in itertools.pairwise(bounds)
-    ]
+    spans = list(itertools.pairwise(bounds))
+    fig.add_trace(  # phase bands as one bar trace: thousands of shapes are slow to build
+        go.Bar(
+            x=[(start + max(stop, start + 0.5)) / 2 for (_, start), (_, stop) in spans],
+            width=[max(stop - start, 0.5) for (_, start), (_, stop) in spans],
+            y=[1.0] * len(spans),
+            base=0,
+            marker={
+                "color": [palette[phases.index(phase) % len(palette)] for (phase, _), _ in spans],
+                "line": {"width": 0},
+            },
+            customdata=[start for (_, start), _ in spans],  # a click on a band: its start
+            hovertemplate="%{customdata}: " + "%{text}<extra></extra>",
+            text=[escape_plotly(phase) for (phase, _), _ in spans],
+            showlegend=False,
+        )
+    )
+    shapes: list[dict[str, Any]] = []
     step = max(1, math.ceil(len(tl.turn_starts) / MAX_TURN_MARKS))
     marks = tl.turn_starts[::step]
     shapes += [
@@ -360,6 +366,7 @@ def _strip(tl: Timeline, event: int) -> go.Figure:
         showlegend=False,
         uirevision="strip",
         clickmode="event+select",
+        bargap=0,
     )
     return fig
 
