@@ -89,9 +89,9 @@ fixtures: $(STAMP)
 	mkdir -p $(SWA_GAMES)
 	$(WAKE) record armada $(SWA)/core_learning.json --seed 1 \
 	  --game-id 00000000-0000-4000-8000-000000000201 -o $(SWA_GAMES)/core_learning-score.wake.json
-	$(WAKE) record armada $(SWA)/core_learning.json --seed 12 \
+	$(WAKE) record armada $(SWA)/core_learning.json --seed 6 \
 	  --game-id 00000000-0000-4000-8000-000000000202 -o $(SWA_GAMES)/core_learning-last-ship.wake.json
-	$(WAKE) record armada $(SWA)/core_learning.json --seed 15 \
+	$(WAKE) record armada $(SWA)/core_learning.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000203 -o $(SWA_GAMES)/core_learning-overlap.wake.json
 	$(WAKE) record armada $(SWA)/core_deployment.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000204 -o $(SWA_GAMES)/core_deployment-last-ship.wake.json

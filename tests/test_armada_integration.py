@@ -31,6 +31,7 @@ from domain.rulesets.armada.events import (
 )
 from domain.rulesets.armada.ruleset import ArmadaRuleset
 from domain.rulesets.armada.ship_commands import repair_points
+from domain.rulesets.armada.squadron_phase import engaged_with
 from domain.rulesets.armada.state import ArmadaState, with_ship
 from tests.armada_helpers import Game, armada, of, scenario, ship, squadron
 
@@ -590,3 +591,28 @@ def test_swa_pass_the_bot_passes_while_the_enemy_is_far(armada: ArmadaRuleset) -
     events = game.bot()
     assert of(events, TurnPassed) and game.state.pass_tokens == {"empire": 1}
     game.play_until(lambda s: s.phase == "over", limit=3000)
+
+
+def test_swa_3_3_obstructed_squadrons_are_not_engaged(armada: ArmadaRuleset) -> None:
+    """SWA-3.3 / SWA-RRG "Engagement": two enemy squadrons at distance 1 are engaged unless the
+    line of sight between them is obstructed (here by a station between them)."""
+    def squadrons(obstacles: list[dict[str, Any]]) -> Game:
+        return Game(
+            scenario(
+                [
+                    ship("victory", "empire", "victory_ii", 700.0, 150.0, 0.0, 1),
+                    ship("cr90", "rebels", "cr90_a", 700.0, 780.0, 180.0, 1),
+                ],
+                [
+                    squadron("tie", "empire", "tie_fighter", 250.0, 350.0),
+                    squadron("xwing", "rebels", "x_wing", 250.0, 450.0),
+                ],
+                obstacles=obstacles,
+            )
+        )
+
+    clear = squadrons([])
+    assert engaged_with(clear.state, "tie") == ["xwing"]
+    blocked = squadrons([{"id": "st", "shape": "station", "x": 250.0, "y": 400.0}])
+    assert engaged_with(blocked.state, "tie") == []
+    assert engaged_with(blocked.state, "xwing") == []

@@ -41,8 +41,10 @@ from domain.rulesets.armada.events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.geometry import TOLERANCE
+from domain.rulesets.armada.maneuvering import obstacle_shapes
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
 from domain.rulesets.armada.sequence import acting_side
+from domain.rulesets.armada.sight import trace
 from domain.rulesets.armada.state import (
     ArmadaState,
     Phase,
@@ -60,18 +62,32 @@ Fold = Callable[[ArmadaState, Sequence[DomainEvent]], ArmadaState]
 
 
 def engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
-    """The enemy squadrons at distance 1 of ``squadron_id`` (SWA-3.3), in scenario order."""
+    """The enemy squadrons engaged with ``squadron_id`` (SWA-3.3): at distance 1 of it, unless
+    line of sight between the two (centre to centre) is obstructed by an obstacle or a ship —
+    RRG "Engagement": obstructed squadrons are not engaged, though they may still attack each
+    other. In scenario order."""
     me = state.squadrons[squadron_id]
     if not me.in_play:
         return []
     disc = state.disc(squadron_id)
     edges = state.data.geometry.distance_bands
-    return [
+    near = [
         sq.id
         for sq in state.squadrons.values()
         if sq.in_play
         and sq.side != me.side
         and distance_band(distance_between(disc, state.disc(sq.id)), edges) == 1
+    ]
+    if not near:
+        return []
+    obstacles = {oid: outline for oid, (_, outline) in obstacle_shapes(state).items()}
+    ships = {s.id: state.placed(s.id).base for s in state.ships.values() if s.in_play}
+    return [
+        other
+        for other in near
+        if not trace(
+            disc.centre, state.disc(other).centre, obstacles=obstacles, ships=ships
+        ).obstructed
     ]
 
 
