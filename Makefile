@@ -54,7 +54,9 @@ verify-fixtures: $(STAMP)
 	$(WAKE) verify --strict $(GAMES)/*.wake.json $(IO_GAMES)/*.wake.json \
 	  $(SWA_GAMES)/*.wake.json $(ST_GAMES)/*.wake.json
 
-## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids)
+## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids, and every
+## order stamped with one fixed time, SOURCE_DATE_EPOCH = 2026-11-25T00:00:00Z)
+fixtures: export SOURCE_DATE_EPOCH := 1795564800
 fixtures: $(STAMP)
 	mkdir -p $(GAMES)
 	$(WAKE) record morze $(MORZE)/river_plate.json --seed 1 \

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from domain.engine import CommandEnvelope, Session, header_for, replay
+from domain.engine import CommandEnvelope, Fact, Session, header_for, replay
+from domain.events import CommandIssued
 from domain.errors import WakeError
 from domain.record import read_record, verify_record, write_record
 from domain.ruleset import get_ruleset
@@ -67,8 +68,12 @@ def check_ruleset(
     _require(session.state.result is not None, "bots must be able to finish a game")
     again = bot_game(ruleset_id, scenario, seed)
     _require(
-        [f.digest for f in again.facts] == [f.digest for f in session.facts],
-        "the same seed and orders must give the same events",
+        _untimed(again.facts) == _untimed(session.facts),
+        "the same seed must make the bots give the same orders and the same events",
+    )
+    _require(
+        [f.digest for f in _rerun(session).facts] == [f.digest for f in session.facts],
+        "the same seed, orders and times must give the same events, digest for digest",
     )
     _require(
         replay(session.header, session.facts).rules == session.state.rules,
@@ -96,6 +101,30 @@ def check_ruleset(
         if isinstance(rule, str):
             _require(bool(ruleset.rule_summary(rule)), f"no rule summary for {rule}")
     return session
+
+
+def _untimed(facts: list[Fact]) -> list[tuple[str, dict[str, Any]]]:
+    """Each fact's topic and payload without the order's time (two games played one after
+    the other differ only in when their orders were given)."""
+    return [
+        (f.topic, {k: v for k, v in f.payload.items() if k != "time"}
+         if f.topic == CommandIssued.TOPIC else f.payload)
+        for f in facts
+    ]
+
+
+def _rerun(session: Session) -> Session:
+    """The game's orders given again, with their recorded sides, dice and times."""
+    again = Session(session.header)
+    for fact in session.facts:
+        if fact.topic == CommandIssued.TOPIC:
+            issued = CommandIssued.model_validate(fact.payload)
+            again.submit(
+                CommandEnvelope(
+                    side=issued.side, command=issued.command, dice=issued.dice, time=issued.time
+                )
+            )
+    return again
 
 
 def check_refusals(ruleset_id: str, scenario: Mapping[str, Any], *, seed: int = 3) -> int:

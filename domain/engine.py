@@ -15,7 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.canonical import canonical_json, sha256_hex
+import orjson
+
+from domain import clock
+from domain.canonical import canonical_json, jcs, jcs_strict, may_differ, sha256_hex
 from domain.dice import (
     CustomDie,
     DiceError,
@@ -42,7 +45,7 @@ from domain.events import (
     GameEnded,
     dice_end,
 )
-from domain.header import DiceSpec, GameHeader, RulesetRef, SideSpec
+from domain.header import CURRENT_FORMAT, DiceSpec, GameHeader, RulesetRef, SideSpec
 from domain.ruleset import Ruleset, get_ruleset
 
 
@@ -67,12 +70,26 @@ class CommandEnvelope(BaseModel):
     side: str | None = None
     command: dict[str, Any]
     dice: list[int] | None = Field(default=None, description="faces entered from physical dice")
+    time: str | None = Field(
+        default=None,
+        pattern=clock.TIME_PATTERN,
+        description="when the order was given (a re-run passes the recorded time)",
+    )
 
 
 def fact_digest(
-    previous: str, seq: int, command: int | None, topic: str, automatic: bool, payload: Any
+    previous: str,
+    seq: int,
+    command: int | None,
+    topic: str,
+    automatic: bool,
+    payload: Any,
+    format_version: int = 1,
 ) -> str:
-    """Digest of one fact, chained to the digest before it."""
+    """Digest of one fact, chained to the digest before it, in the game's canonical JSON
+    (``format_version`` 1: Python's sorted json; 2: RFC 8785)."""
+    if format_version >= 2:
+        return _jcs_digest(previous, seq, command, topic, automatic, payload)
     body = {
         "seq": seq,
         "command": command,
@@ -81,6 +98,52 @@ def fact_digest(
         "payload": payload,
     }
     return sha256_hex(previous.encode("ascii"), canonical_json(body))
+
+
+def _jcs_digest(
+    previous: str, seq: int, command: int | None, topic: str, automatic: bool, payload: Any
+) -> str:
+    # the body's keys in RFC 8785 order, so the common case needs no sorting
+    body = {
+        "automatic": automatic,
+        "command": command,
+        "payload": payload,
+        "seq": seq,
+        "topic": topic,
+    }
+    return sha256_hex(previous.encode("ascii"), jcs(body))
+
+
+def _fact_matches(
+    expected: str,
+    previous: str,
+    seq: int,
+    command: int | None,
+    topic: str,
+    automatic: bool,
+    payload: Any,
+) -> bool:
+    """True if a format-2 fact's digest is ``expected``: the hot check of a verified rebuild.
+
+    Facts are written with their keys in RFC 8785 order (``execute``) and rows and records keep
+    that order when read, so orjson's text without sorting is tried first; any other outcome is
+    decided by the full canonical form. A match is exact: the text hashed is a serialisation of
+    this fact, and equal to the canonical text the digest was made from."""
+    body = {
+        "automatic": automatic,
+        "command": command,
+        "payload": payload,
+        "seq": seq,
+        "topic": topic,
+    }
+    try:
+        text = orjson.dumps(body)
+    except (TypeError, orjson.JSONEncodeError):
+        text = b""
+    prefix = previous.encode("ascii")
+    if text and not may_differ(text) and sha256_hex(prefix, text) == expected:
+        return True
+    return sha256_hex(prefix, jcs(body)) == expected
 
 
 @dataclass(frozen=True)
@@ -197,6 +260,7 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
     """
     load = registry_for(state.header.ruleset.id).load
     evolve = state.ruleset.evolve
+    format_version = state.header.format_version
     rules, commands, dice, head, result = (
         state.rules,
         state.commands,
@@ -214,10 +278,16 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
             if check:
                 if fact["seq"] != seq:
                     raise RecordError(f"event {fact['seq']} is out of sequence (expected {seq})")
-                expected = fact_digest(
-                    head, seq, fact["command"], topic, fact["automatic"], payload
-                )
-                if expected != fact["digest"]:
+                if format_version >= 2:
+                    intact = _fact_matches(
+                        fact["digest"], head, seq, fact["command"], topic, fact["automatic"],
+                        payload,
+                    )
+                else:
+                    intact = fact["digest"] == fact_digest(
+                        head, seq, fact["command"], topic, fact["automatic"], payload
+                    )
+                if not intact:
                     raise RecordError(
                         f"event {seq} ({topic}): digest does not match its content "
                         "or the chain before it (the log was altered)"
@@ -324,19 +394,28 @@ def execute(
         raise DiceMismatch(f"{own.remaining} dice face(s) entered but not needed by this order")
     physical = state.header.dice.mode == "physical"
     faces = list(source.consumed) if physical and source.consumed else None
+    format_version = state.header.format_version
+    stamped = envelope.time or (clock.now() if format_version >= 2 else None)
     issued = CommandIssued(
         index=state.commands,
         side=envelope.side,
         command=command.model_dump(mode="json"),
         dice=faces,
+        time=stamped,
     )
     facts: list[Fact] = []
     head, seq = state.head, state.seq
     for event in [issued, *events]:
         seq += 1
         payload = event.payload()
+        if format_version >= 2:
+            # stored as its canonical form reads back (8.0 is 8, keys in order): what the
+            # digest covers, and what later reads re-encode without the slow path
+            payload = orjson.loads(jcs_strict(payload))
         automatic = event.AUTOMATIC
-        digest = fact_digest(head, seq, state.commands, event.TOPIC, automatic, payload)
+        digest = fact_digest(
+            head, seq, state.commands, event.TOPIC, automatic, payload, format_version
+        )
         facts.append(
             Fact(
                 seq=seq,
@@ -456,6 +535,7 @@ def header_for(
         options=ruleset.resolve_options(options or {}),
         dice=DiceSpec(mode="seeded", seed=seed) if seed is not None else DiceSpec(mode="physical"),
         sides=sides,
+        format_version=CURRENT_FORMAT,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from domain.clock import TIME_PATTERN
 from domain.errors import RecordError, validation_summary
 
 
@@ -95,6 +96,15 @@ class CommandIssued(DomainEvent):
     side: str | None
     command: dict[str, Any]
     dice: list[int] | None = None
+    #: When the order was given (``domain.clock``): games of record format 2 carry it, under
+    #: the chain. Left out of the payload when absent, so format-1 payloads keep their digests.
+    time: str | None = Field(default=None, pattern=TIME_PATTERN)
+
+    def payload(self) -> dict[str, Any]:
+        body = self.model_dump(mode="json")
+        if self.time is None:
+            del body["time"]
+        return body
 
 
 class ModifierRecord(BaseModel):

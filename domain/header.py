@@ -7,7 +7,8 @@ files that may change later.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,7 +20,10 @@ from pydantic import (
     model_validator,
 )
 
-from domain.canonical import canonical_json, sha256_hex
+from domain.canonical import canonical_json, jcs, sha256_hex
+
+#: The record format new games are made in (``domain.record``); older games keep their own.
+CURRENT_FORMAT: Final = 2
 
 
 class _Model(BaseModel):
@@ -39,7 +43,8 @@ class DiceSpec(_Model):
     ``canonical_json({"salt": salt, "content": {"seed": seed}})`` (``domain.sealed.seal``)."""
 
     mode: Literal["seeded", "physical"]
-    seed: int | None = None
+    # within JSON's safe integers, which every language reads exactly (RFC 8785)
+    seed: int | None = Field(default=None, ge=-(2**53 - 1), le=2**53 - 1)
     commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
 
     @model_validator(mode="after")
@@ -80,10 +85,28 @@ class GameHeader(_Model):
     options: dict[str, Any] = Field(default_factory=dict)
     dice: DiceSpec
     sides: list[SideSpec]
+    #: The record format the game is made in, which fixes its canonical JSON: 1 = Python's
+    #: sorted ``json`` (games made before format 2), 2 = RFC 8785 (JCS). Left out of the
+    #: serialised header when 1, so format-1 headers keep their exact form and digest.
+    format_version: Literal[1, 2] = 1
+
+    @model_serializer(mode="wrap")
+    def _without_format_1(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = handler(self)
+        if self.format_version == 1:
+            body.pop("format_version", None)
+        return body
+
+    @property
+    def encode(self) -> Callable[[Any], bytes]:
+        """This game's canonical JSON (see ``format_version``)."""
+        return jcs if self.format_version >= 2 else canonical_json
 
     def genesis_digest(self) -> str:
         """Start of the hash chain: the digest of the header itself."""
-        return sha256_hex(canonical_json(self.model_dump(mode="json")))
+        return sha256_hex(self.encode(self.model_dump(mode="json")))
 
     @property
     def scenario_id(self) -> str:

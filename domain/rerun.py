@@ -468,7 +468,7 @@ def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = N
         stream = _FaceStream([face for _, issued in orders for face in issued.dice or []])
     refusal: Refusal | None = None
     for fact, issued in orders:
-        envelope = CommandEnvelope(side=issued.side, command=issued.command)
+        envelope = CommandEnvelope(side=issued.side, command=issued.command, time=issued.time)
         dice: DiceSource | None = None
         if stream is not None:
             dice = stream.source(session.state.dice_position)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.canonical import canonical_json, sha256_hex
+from domain.canonical import sha256_hex
 from domain.engine import Fact, fact_digest
 from domain.header import GameHeader
 from domain.record import build_record
@@ -30,7 +30,8 @@ def load(path: Path = RIVER_PLATE_RECORD) -> dict[str, Any]:
 def rechain(body: dict[str, Any], *, derived: bool = True) -> dict[str, Any]:
     """Recompute genesis, every digest, the chain summary and (if they still decode) the derived
     ``commands``/``chance`` sections of an edited record body; returns it."""
-    head = sha256_hex(canonical_json(body["header"]))
+    header = GameHeader.model_validate(body["header"])
+    head = sha256_hex(header.encode(body["header"]))
     body["chain"] = {**body.get("chain", {}), "genesis": head}
     for event in body["events"]:
         event["digest"] = fact_digest(
@@ -40,6 +41,7 @@ def rechain(body: dict[str, Any], *, derived: bool = True) -> dict[str, Any]:
             event["topic"],
             event["automatic"],
             event["payload"],
+            header.format_version,
         )
         head = event["digest"]
     body["chain"].update(head=head, length=len(body["events"]))

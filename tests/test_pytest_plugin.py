@@ -80,7 +80,10 @@ def test_a_changed_rule_is_named_with_the_first_changed_event(pytester: pytest.P
     assert played.divergence is not None
     head, facts = record.header.genesis_digest(), []
     for fact in played.facts:
-        head = fact_digest(head, fact.seq, fact.command, fact.topic, fact.automatic, fact.payload)
+        head = fact_digest(
+            head, fact.seq, fact.command, fact.topic, fact.automatic, fact.payload,
+            record.header.format_version,
+        )
         facts.append(Fact(**{**fact.model_dump(), "digest": head}))
     write_record(record.header, facts, pytester.path / "old.wake.json")
     result = pytester.runpytest("-p", "no:cacheprovider")

@@ -53,8 +53,8 @@ def test_truncated_file_is_refused(text: str) -> None:
 
 
 def test_wrong_format_version_is_refused(text: str) -> None:
-    bad = _mutate(text, lambda b: b.update(format_version=2))
-    with pytest.raises(RecordError, match="version 2 is not supported"):
+    bad = _mutate(text, lambda b: b.update(format_version=3))
+    with pytest.raises(RecordError, match="version 3 is not supported"):
         read_record(bad)
 
 
@@ -113,7 +113,10 @@ def test_rechained_tampered_roll_diverges_at_that_event(text: str) -> None:
             face = 11 - roll["faces"][0]
             roll.update(faces=[face], natural=face, total=face)
             payload = {**payload, "roll": roll}
-        digest = fact_digest(head, fact.seq, fact.command, fact.topic, fact.automatic, payload)
+        digest = fact_digest(
+            head, fact.seq, fact.command, fact.topic, fact.automatic, payload,
+            record.header.format_version,
+        )
         facts.append(fact.model_copy(update={"payload": payload, "digest": digest}))
         head = digest
     forged = read_record(dumps(build_record(record.header, facts)), strict=True)
@@ -164,7 +167,9 @@ def test_illegal_command_in_record_is_reported_with_rule(text: str) -> None:
 
     for event in events:
         seq += 1
-        digest = fact_digest(head, seq, index, event.TOPIC, False, event.payload())
+        digest = fact_digest(
+            head, seq, index, event.TOPIC, False, event.payload(), record.header.format_version
+        )
         facts.append(
             Fact(
                 seq=seq,

@@ -206,7 +206,7 @@ def test_schema_errors_number_events_from_one() -> None:
 
 def test_format_version_true_is_not_1() -> None:
     text = RIVER_PLATE_RECORD.read_text("utf-8").replace(
-        '"format_version": 1', '"format_version": true', 1
+        '"format_version": 2', '"format_version": true', 1
     )
     refused(text, "record format version True is not supported")
 

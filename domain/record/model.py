@@ -10,12 +10,15 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.clock import TIME_PATTERN
 from domain.engine import Fact
 from domain.header import GameHeader
 from domain.seed_commit import SeedSecret
 
 FORMAT_ID: Final = "wake-record"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+#: The versions this Wake reads (a record is read and verified by the rules of its own version).
+READABLE_VERSIONS: Final = (1, 2)
 
 
 class _Model(BaseModel):
@@ -27,6 +30,9 @@ class RecordedCommand(_Model):
     side: str | None
     command: dict[str, Any]
     dice: list[int] | None = None
+    time: str | None = Field(
+        default=None, pattern=TIME_PATTERN, description="when it was given (format 2)"
+    )
 
 
 class ChanceOutcome(_Model):
@@ -83,7 +89,7 @@ class Record(_Model):
     """A whole recorded game."""
 
     format: Literal["wake-record"] = FORMAT_ID
-    format_version: Literal[1] = FORMAT_VERSION
+    format_version: Literal[1, 2] = FORMAT_VERSION
     header: GameHeader
     commands: list[RecordedCommand]
     chance: list[ChanceOutcome]

@@ -16,12 +16,13 @@ from uuid import UUID
 from pydantic import BaseModel, ValidationError
 
 from domain import safe_json
-from domain.engine import Fact, new_game
+from domain.canonical import jcs
+from domain.engine import Fact, GameState, decode, new_game
 from domain.errors import RecordError, WakeError, validation_summary
 from domain.events import CommandIssued
 from domain.record.model import (
     FORMAT_ID,
-    FORMAT_VERSION,
+    READABLE_VERSIONS,
     ChanceOutcome,
     Record,
     RecordedCommand,
@@ -113,13 +114,18 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
     if not isinstance(body, dict) or body.get("format") != FORMAT_ID:
         raise RecordError(f'{source}: not a Wake record (missing "format": "{FORMAT_ID}")')
     version = body.get("format_version")
-    if type(version) is not int or version != FORMAT_VERSION:
+    if type(version) is not int or version not in READABLE_VERSIONS:
         shown = repr(version) if len(repr(version)) <= 40 else repr(version)[:37] + "..."
         raise RecordError(
             f"{source}: record format version {shown} is not supported "
-            f"(this Wake reads version {FORMAT_VERSION})"
+            f"(this Wake reads versions {', '.join(map(str, READABLE_VERSIONS))})"
         )
     record = _structure(body, source)
+    if record.header.format_version != record.format_version:
+        raise RecordError(
+            f"{source}: a format {record.format_version} record whose header is of format "
+            f"{record.header.format_version} (its digests could not be checked by either rule)"
+        )
     check_chain(record, source)
     checked_seed(record.header.dice, record.seed_reveal, source)
     try:
@@ -160,6 +166,7 @@ def check_chain(record: Record, source: str = "record") -> None:
         raise RecordError(
             f"{source}: header does not match the chain's genesis digest (the header was altered)"
         )
+    typed = record.format_version >= 2
     command_index = -1
     for fact in record.events:
         if fact.topic == CommandIssued.TOPIC:
@@ -179,6 +186,31 @@ def check_chain(record: Record, source: str = "record") -> None:
             state = apply_fact(state, fact)
         except RecordError as exc:
             raise RecordError(f"{source}: {exc.message}") from exc
+        if typed:
+            _check_typed(state, fact, source)
+
+
+def _check_typed(state: GameState, fact: Fact, source: str) -> None:
+    """Format 2: a payload must be exactly its event's canonical form. The event is decoded
+    leniently (pydantic reads ``"25"`` as 25 and ``true`` as 1); re-encoded, it must give the
+    very bytes the record holds, so a value of the wrong type, an unknown spelling or a
+    field the event would write differently is refused by name, not coerced.
+
+    Raises:
+        RecordError: the first event whose payload is not in its typed form.
+    """
+    event = decode(state, fact)
+    if jcs(event.payload()) != jcs(fact.payload):
+        fields = event.payload()
+        wrong = next(
+            (k for k in sorted(set(fields) | set(fact.payload))
+             if jcs(fields.get(k)) != jcs(fact.payload.get(k))),
+            "?",
+        )
+        raise RecordError(
+            f"{source}: event {fact.seq} ({fact.topic}): field {wrong!r} is not of its event's "
+            "type (format 2 reads payloads strictly: no coercion)"
+        )
 
 
 def _kind(mode: int) -> str:

@@ -8,14 +8,14 @@ from typing import Any
 
 from domain.record.model import Record
 
-SCHEMA_ID = "https://wake.invalid/schemas/wake-record-1.json"
+SCHEMA_ID = "https://wake.invalid/schemas/wake-record.json"
 
 
 def generate_schema() -> dict[str, Any]:
     schema = Record.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = SCHEMA_ID
-    schema["title"] = "Wake recorded game, format version 1"
+    schema["title"] = "Wake recorded game, format versions 1 and 2"
     return schema
 
 

@@ -81,7 +81,9 @@ def verify_record(
         if first.topic != CommandIssued.TOPIC:
             raise _divergence(session, first, None)
         issued = CommandIssued.model_validate(first.payload)
-        envelope = CommandEnvelope(side=issued.side, command=issued.command, dice=issued.dice)
+        envelope = CommandEnvelope(
+            side=issued.side, command=issued.command, dice=issued.dice, time=issued.time
+        )
         try:
             produced = session.submit(envelope)
         except WakeError as exc:

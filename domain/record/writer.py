@@ -29,7 +29,11 @@ def build_record(
             issued = CommandIssued.model_validate(fact.payload)
             commands.append(
                 RecordedCommand(
-                    index=issued.index, side=issued.side, command=issued.command, dice=issued.dice
+                    index=issued.index,
+                    side=issued.side,
+                    command=issued.command,
+                    dice=issued.dice,
+                    time=issued.time,
                 )
             )
         elif fact.topic == DiceRolled.TOPIC:
@@ -49,6 +53,7 @@ def build_record(
             )
     genesis = header.genesis_digest()
     return Record(
+        format_version=header.format_version,
         header=header,
         commands=commands,
         chance=chance,
@@ -67,6 +72,9 @@ def dumps(record: Record) -> str:
     if not record.signatures:
         absent.add("signatures")
     body = record.model_dump(mode="json", exclude=absent or None)
+    if record.format_version == 1:  # format 1 had no times: its text stays as it was
+        for command in body["commands"]:
+            del command["time"]
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
