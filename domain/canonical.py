@@ -10,13 +10,13 @@ Two canonical forms, one per record format:
 
 ``jcs`` is the hot path of a verified rebuild (one call per event), so it asks orjson first and
 falls back to the reference implementation (the ``rfc8785`` package) only where orjson's text can
-differ from RFC 8785: an integral float (orjson writes ``8.0``), a float from 1e16 to 1e21
-(orjson switches to an exponent sooner), or a character outside the Basic Multilingual Plane
-(UTF-16 orders such keys differently from code points). Integers need no test: the read path
-only sees checked JSON, whose integers lie within ±(2^53 - 1) (``domain.safe_json`` bounds
-records, and every stored fact was written through ``jcs_strict``, which refuses larger ones),
-and there orjson and RFC 8785 print the same digits. Both paths give the same bytes;
-tests/test_canonical.py checks that with generated JSON.
+differ from RFC 8785: an integral float (orjson writes ``8.0``), a float from 1e16 to 1e21 or
+from 1e-6 to 1e-5 (orjson switches to an exponent sooner), or a character outside the Basic
+Multilingual Plane (UTF-16 orders such keys differently from code points). Integers need no
+test: the read path only sees checked JSON, whose integers lie within ±(2^53 - 1)
+(``domain.safe_json`` bounds records, and every stored fact was written through ``jcs_strict``,
+which refuses larger ones), and there orjson and RFC 8785 print the same digits. Both paths give
+the same bytes; tests/test_record_v2.py checks that with generated JSON.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def canonical_json(obj: Any) -> bytes:
 # first: they run at C speed and rule out almost every event.
 _INTEGRAL_FLOAT: Final = re.compile(rb"\.0(?![0-9])")  # 8.0, -0.0: RFC 8785 writes 8, 0
 _EXPONENT_16_20: Final = re.compile(rb"e\+(?:1[6-9]|20)(?![0-9])")  # RFC 8785: all digits
+_EXPONENT_6: Final = re.compile(rb"e-6(?![0-9])")  # 1e-6 .. 9.99e-6: RFC 8785 writes 0.00000x
 _BEYOND_BMP: Final = re.compile(rb"[\xf0-\xf4]")  # a 4-byte character: UTF-16 key order
 
 
@@ -54,6 +55,8 @@ def may_differ(text: bytes) -> bool:
     if b".0" in text and _INTEGRAL_FLOAT.search(text):
         return True
     if b"e+" in text and _EXPONENT_16_20.search(text):
+        return True
+    if b"e-6" in text and _EXPONENT_6.search(text):
         return True
     return not text.isascii() and _BEYOND_BMP.search(text) is not None
 

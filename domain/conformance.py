@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from domain.engine import CommandEnvelope, Fact, Session, header_for, replay
-from domain.events import CommandIssued
 from domain.errors import WakeError
+from domain.events import CommandIssued
 from domain.record import read_record, verify_record, write_record
 from domain.ruleset import get_ruleset
 from domain.store import GameStore
@@ -107,8 +107,12 @@ def _untimed(facts: list[Fact]) -> list[tuple[str, dict[str, Any]]]:
     """Each fact's topic and payload without the order's time (two games played one after
     the other differ only in when their orders were given)."""
     return [
-        (f.topic, {k: v for k, v in f.payload.items() if k != "time"}
-         if f.topic == CommandIssued.TOPIC else f.payload)
+        (
+            f.topic,
+            {k: v for k, v in f.payload.items() if k != "time"}
+            if f.topic == CommandIssued.TOPIC
+            else f.payload,
+        )
         for f in facts
     ]
 

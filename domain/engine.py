@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 import orjson
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain import clock
 from domain.canonical import canonical_json, jcs, jcs_strict, may_differ, sha256_hex
@@ -280,7 +279,12 @@ def fold(state: GameState, facts: Iterable[Mapping[str, Any]], *, check: bool = 
                     raise RecordError(f"event {fact['seq']} is out of sequence (expected {seq})")
                 if format_version >= 2:
                     intact = _fact_matches(
-                        fact["digest"], head, seq, fact["command"], topic, fact["automatic"],
+                        fact["digest"],
+                        head,
+                        seq,
+                        fact["command"],
+                        topic,
+                        fact["automatic"],
                         payload,
                     )
                 else:

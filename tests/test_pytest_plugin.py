@@ -81,7 +81,12 @@ def test_a_changed_rule_is_named_with_the_first_changed_event(pytester: pytest.P
     head, facts = record.header.genesis_digest(), []
     for fact in played.facts:
         head = fact_digest(
-            head, fact.seq, fact.command, fact.topic, fact.automatic, fact.payload,
+            head,
+            fact.seq,
+            fact.command,
+            fact.topic,
+            fact.automatic,
+            fact.payload,
             record.header.format_version,
         )
         facts.append(Fact(**{**fact.model_dump(), "digest": head}))

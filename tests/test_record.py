@@ -114,7 +114,12 @@ def test_rechained_tampered_roll_diverges_at_that_event(text: str) -> None:
             roll.update(faces=[face], natural=face, total=face)
             payload = {**payload, "roll": roll}
         digest = fact_digest(
-            head, fact.seq, fact.command, fact.topic, fact.automatic, payload,
+            head,
+            fact.seq,
+            fact.command,
+            fact.topic,
+            fact.automatic,
+            payload,
             record.header.format_version,
         )
         facts.append(fact.model_copy(update={"payload": payload, "digest": digest}))

@@ -203,8 +203,11 @@ def _check_typed(state: GameState, fact: Fact, source: str) -> None:
     if jcs(event.payload()) != jcs(fact.payload):
         fields = event.payload()
         wrong = next(
-            (k for k in sorted(set(fields) | set(fact.payload))
-             if jcs(fields.get(k)) != jcs(fact.payload.get(k))),
+            (
+                k
+                for k in sorted(set(fields) | set(fact.payload))
+                if jcs(fields.get(k)) != jcs(fact.payload.get(k))
+            ),
             "?",
         )
         raise RecordError(
