@@ -38,10 +38,13 @@ from tests.workers import bot_writer
 Row = tuple[str, str]
 
 
-def stored_large_game(location: str) -> tuple[str, Session]:
-    """The 10,100-event bot game, stored under a fresh UUID."""
+def stored_large_game(location: str, format_version: int = 2) -> tuple[str, Session]:
+    """The 10,100-event bot game, stored under a fresh UUID, in record format
+    ``format_version`` (1: Python's sorted json under the digests; 2: RFC 8785)."""
     base = large_game()
-    header = base.header.model_copy(update={"game_id": str(uuid.uuid4())})
+    header = base.header.model_copy(
+        update={"game_id": str(uuid.uuid4()), "format_version": format_version}
+    )
     session = Session(header)
     for fact in base.facts:
         if fact.topic == CommandIssued.TOPIC:
@@ -154,6 +157,12 @@ def main() -> None:
     sqlite_path = str(tmp / "bench.sqlite3")
     gid, session = stored_large_game(sqlite_path)
     rows += replay_rows("SQLite", sqlite_path, raw_read_sqlite(sqlite_path, gid), gid, session)
+    # the same game in record format 1, for the cost of its digests (Python's json encoder)
+    old_path = str(tmp / "format1.sqlite3")
+    gid1, session1 = stored_large_game(old_path, format_version=1)
+    rows += replay_rows(
+        "SQLite, format 1", old_path, raw_read_sqlite(old_path, gid1), gid1, session1
+    )
     pg_reason = pg_unavailable_reason()
     pg_urls: dict[str, str] = {}
     if pg_reason is None:
