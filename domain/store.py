@@ -29,6 +29,7 @@ from domain.engine import (
     Fact,
     GameState,
     Session,
+    check_digests,
     fold,
     new_game,
     sealed_dice,
@@ -443,11 +444,15 @@ class GameStore(Application[UUID]):
         version = None if at_event is None else at_event + 1
         return self._load(game_id, version, from_snapshot=from_snapshot, verify=verify).state
 
-    def facts(self, game_id: str) -> tuple[GameHeader, list[Fact]]:
-        """The game's header and every fact, in order.
+    def facts(self, game_id: str, *, check: bool = True) -> tuple[GameHeader, list[Fact]]:
+        """The game's header and every fact, in order, each checked against its digest and
+        the chain (``check``), so that nothing shows or exports a row altered in the store as
+        if it were the game's.
 
         Raises:
             GameNotFound: no such game.
+            RecordError: with ``check``, a stored fact that does not chain (the store was
+                altered outside Wake).
         """
         rows = self._stored(self._uid(game_id))
         topic, body = next(rows, ("", {}))
@@ -455,6 +460,15 @@ class GameStore(Application[UUID]):
             raise self._not_found(game_id)
         header = GameHeader.model_validate(body["header"])
         facts = [Fact.model_validate(fact) for fact in _FactRows(rows, game_id)]
+        if check:
+            try:
+                check_digests(header, facts)
+            except RecordError as exc:
+                raise RecordError(
+                    f"game {game_id} in store {redact_url(self.location)}: {exc.message}; the "
+                    "stored row was altered outside Wake, so the game is not shown as it was "
+                    "played (wake verify --game tells more)"
+                ) from exc
         return header, facts
 
     def game_ids(self) -> list[str]:

@@ -189,3 +189,34 @@ def test_in_memory_store_leaves_no_files(tmp_path: Path, monkeypatch: pytest.Mon
     gid = store.import_game(session.header, session.facts)
     assert store.state(gid, from_snapshot=False) == session.state
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_read_of_the_facts_refuses_an_altered_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12, gap 8: log, explain, export and the viewer read a game's facts through
+    ``GameStore.facts``, which checks every digest: a row edited in the store is named, and
+    never shown or exported as the game."""
+    from typer.testing import CliRunner
+
+    from domain.cli.app import app
+    from viewer.loading import LoadError, from_store
+
+    path = str(tmp_path / "t.sqlite3")
+    store = GameStore(path)
+    session = long_game()
+    gid = store.import_game(session.header, session.facts)
+    assert len(store.facts(gid)[1]) == len(session.facts)
+    _tamper_sqlite(path, 7)
+    with pytest.raises(RecordError, match=r"event 7 .*the stored row was altered outside Wake"):
+        store.facts(gid)
+    with pytest.raises(LoadError, match="event 7"):
+        from_store(path, gid)
+    monkeypatch.setenv("WAKE_STORE", path)
+    runner = CliRunner()
+    out = tmp_path / "out.wake.json"
+    for args in (["log", gid], ["explain", gid, "9"], ["export", gid, "-o", str(out)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "event 7" in result.output and "altered" in result.output
+    assert not out.exists()
