@@ -8,6 +8,8 @@ format both sit on top of this module.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -505,7 +507,7 @@ class Session:
         """Let the bot give the next order for whoever is to act; None when nobody can act.
 
         ``dice`` overrides the game's dice (e.g. a scribe's sheet of physical faces)."""
-        envelope = bot_order(self.state)
+        envelope = bot_order(self.state, bot_secret(self.header, self.seed))
         return None if envelope is None else self.submit(envelope, dice)
 
 
@@ -516,14 +518,25 @@ def sealed_dice(state: GameState, seed: int | None) -> DiceSource | None:
     return SeededDice(seed, start=state.dice_position)
 
 
-def bot_order(state: GameState) -> CommandEnvelope | None:
+def bot_secret(header: GameHeader, seed: int | None) -> str | None:
+    """What the bot of a committed-seed game seals its orders with: derived from the secret
+    seed (HMAC-SHA256), so the players, who see only the commitment, cannot re-derive the salts
+    of its sealed orders and open them early. None for any other game, or without the seed."""
+    if seed is None or header.dice.commitment is None:
+        return None
+    message = f"wake-bot-salts:{header.game_id}".encode()
+    return hmac.new(str(seed).encode("ascii"), message, hashlib.sha256).hexdigest()
+
+
+def bot_order(state: GameState, secret: str | None = None) -> CommandEnvelope | None:
     """The bot's next order for the first side to act that has one; None when nobody can act
-    (or the game is over)."""
+    (or the game is over). ``secret``: see ``bot_secret``."""
     if state.result is not None:
         return None
     ruleset = state.ruleset
-    for side in ruleset.to_act(state.rules):
-        command = ruleset.bot_command(state.rules, side)
+    rules = state.rules if secret is None else ruleset.with_bot_secret(state.rules, secret)
+    for side in ruleset.to_act(rules):
+        command = ruleset.bot_command(rules, side)
         if command is not None:
             return CommandEnvelope(side=side, command=command.model_dump(mode="json"))
     return None

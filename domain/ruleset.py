@@ -155,6 +155,14 @@ class Ruleset(ABC, Generic[S, C]):
         such as a sealed dial's salt left out). A ruleset may say it better."""
         return order_sentence(command)
 
+    def with_bot_secret(self, state: S, secret: str) -> S:
+        """``state`` as the bot sees it where a secret is known that the players do not know:
+        the secret seed of a committed-seed game (``domain.engine.bot_secret``). A ruleset whose
+        bot seals orders derives their salts from it, so that nobody can open the bot's sealed
+        orders by trying each possible one; anywhere else, the salts derive from public data.
+        Default: the state unchanged (a bot that seals nothing)."""
+        return state
+
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada
         attack: declared, decided step by step, ended). ``explain`` shows every event and roll

@@ -29,6 +29,8 @@ from domain.engine import (
     Fact,
     GameState,
     Session,
+    bot_order,
+    bot_secret,
     check_digests,
     fold,
     new_game,
@@ -334,6 +336,15 @@ class GameStore(Application[UUID]):
                 continue
             return game, facts
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
+
+    def bot_chooser(self, game_id: str) -> Callable[[GameState], CommandEnvelope | None]:
+        """The bot's order for ``submit_next``, with the secret this store keeps for a
+        committed-seed game (``domain.engine.bot_secret``)."""
+        held = self.secret_seed(game_id)
+        secret = None
+        if held is not None:
+            secret = bot_secret(self.state(game_id, 0).header, held[0].seed)
+        return lambda state: bot_order(state, secret)
 
     def _sealed_dice(self, game_id: str, state: GameState) -> Any:
         """The dice of a committed-seed game, thrown from the secret seed this store keeps."""

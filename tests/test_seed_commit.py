@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 
 from domain.cli.app import app
 from domain.dice import seeded_face
-from domain.engine import Session, header_for
+from domain.engine import Session, bot_secret, header_for
 from domain.errors import DiceMismatch, RecordError, SealedSeed
 from domain.record import read_record, read_record_file, verify_record
 from domain.record.writer import dumps, write_record
+from domain.rulesets.armada.command_phase import bot_salt
 from domain.sealed import seal
 from domain.seed_commit import SeedSecret, committed_dice, new_secret
 from domain.store import GameStore
@@ -226,5 +227,39 @@ def test_armada_bots_play_a_committed_game_and_their_dial_salts_do_not_hold_the_
     body = json.loads(out.read_text("utf-8"))
     del body["seed_reveal"]
     assert "123456789" not in json.dumps(body)  # the salts of revealed dials do not show it
-    session = Session(rec.header)
-    assert session.state.rules.salt_base == GAME_ID  # not derived from the secret seed
+    # the bot sealed its dials with salts from the secret seed, not from the public game id:
+    # whoever sees only the commitment cannot open them by trying each command
+    secret = bot_secret(rec.header, 123456789)
+    assert secret is not None and "123456789" not in secret
+    salts = [f.payload["salt"] for f in rec.events if f.topic == "armada.DialRevealed/1"]
+    public = Session(rec.header).state.rules
+    assert salts and public.salt_base == GAME_ID
+    first = next(f.payload for f in rec.events if f.topic == "armada.DialRevealed/1")
+    assert first["salt"] != bot_salt(public, first["ship"], first["slot"])
+    assert first["salt"] == bot_salt(
+        public.model_copy(update={"salt_base": secret}), first["ship"], first["slot"]
+    )
+
+
+def test_stored_committed_game_bots_seal_with_the_kept_secret(tmp_path: Path) -> None:
+    """Issue 12: ``wake play`` on a stored committed-seed game gives the bots the secret the
+    store keeps, so their sealed orders are as closed as the dice."""
+    store = str(tmp_path / "s.sqlite3")
+    code, out = wake("start", "armada", str(ARMADA), "--commit-seed", "--store", store)
+    assert code == 0, out
+    game_id = out.strip().splitlines()[-1]
+    code, out = wake("play", game_id, "--bots", "--store", store)
+    assert code == 0, out
+    held = GameStore(store).secret_seed(game_id)
+    assert held is not None
+    header, facts = GameStore(store).facts(game_id)
+    public = Session(header).state.rules
+    secret = bot_secret(header, held[0].seed)
+    assert secret is not None
+    reveals = [f.payload for f in facts if f.topic == "armada.DialRevealed/1"]
+    assert reveals
+    for reveal in reveals[:5]:
+        assert reveal["salt"] == bot_salt(
+            public.model_copy(update={"salt_base": secret}), reveal["ship"], reveal["slot"]
+        )
+        assert reveal["salt"] != bot_salt(public, reveal["ship"], reveal["slot"])

@@ -38,7 +38,6 @@ from domain.engine import (
     GameState,
     Session,
     apply_fact,
-    bot_order,
     decode,
     header_for,
     new_game,
@@ -327,8 +326,9 @@ def play(
                         progress.advance(task)
                 if use_bots:
                     task = progress.add_task("bots playing", total=None)
+                    chooser = st.bot_chooser(game_id)
                     for _ in range(MAX_BOT_COMMANDS):
-                        game, facts = st.submit_next(game_id, bot_order, game)
+                        game, facts = st.submit_next(game_id, chooser, game)
                         if facts is None:
                             break
                         added += len(facts)

@@ -99,6 +99,10 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     def bot_command(self, state: ArmadaState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
+    def with_bot_secret(self, state: ArmadaState, secret: str) -> ArmadaState:
+        """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
+        return state.model_copy(update={"salt_base": secret})
+
     def read_model(self, state: ArmadaState) -> GameView:
         return view.read_model(state)
 

@@ -131,6 +131,10 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def bot_command(self, state: IronOakState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
+    def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
+        """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
+        return state.model_copy(update={"salt_base": secret})
+
     def read_model(self, state: IronOakState) -> GameView:
         return view.read_model(state)
 

@@ -111,6 +111,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     def bot_command(self, state: ShipsState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
+    def with_bot_secret(self, state: ShipsState, secret: str) -> ShipsState:
+        """The bot's sealed fleets take their salts from ``secret`` (issue 12)."""
+        return state.model_copy(update={"salt_base": secret})
+
     def read_model(self, state: ShipsState) -> GameView:
         return view.read_model(state)
 
