@@ -178,6 +178,43 @@ class GameSeed(Aggregate):
             self.trigger_event(self.Revealed)
 
 
+class GameSignatures(Aggregate):
+    """The signatures of a stored game (``domain.record.signing``), kept beside it in their own
+    stream (id ``signatures_stream_id(game_id)``): outside the game's chain, as in a record, so
+    adding one changes no digest. Each is checked against the game's chain before it is added;
+    a signature of an earlier head stays valid for the events it covers as the game goes on."""
+
+    TOPIC = "wake.GameSignatures/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.GameSignatures.Created/1"
+
+    class Added(Aggregate.Event):
+        TOPIC = "wake.GameSignatures.Added/1"
+        signature: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(GameSignatures, aggregate).signatures.append(dict(self.signature))
+
+    def __init__(self) -> None:
+        self.signatures: list[dict[str, Any]] = []
+
+    @classmethod
+    def start(cls, game_id: str) -> GameSignatures:
+        return cls._create(cls.Created, id=signatures_stream_id(game_id))
+
+    def add(self, signature: dict[str, Any]) -> None:
+        self.trigger_event(self.Added, signature=signature)
+
+
+_SIGNATURES_NAMESPACE: Final = UUID("0b6c8a3e-51d4-4e4b-8f0e-4c7d2a9e6b15")
+
+
+def signatures_stream_id(game_id: str) -> UUID:
+    """Where the store keeps a game's signatures."""
+    return uuid5(_SIGNATURES_NAMESPACE, game_id)
+
+
 _SEED_NAMESPACE: Final = UUID("6f1d3c2e-7a51-4f0e-9a57-2c1b8e0d4a11")
 
 
@@ -202,6 +239,9 @@ STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
         GameSeed.TOPIC: GameSeed,
         GameSeed.Created.TOPIC: GameSeed.Created,
         GameSeed.Revealed.TOPIC: GameSeed.Revealed,
+        GameSignatures.TOPIC: GameSignatures,
+        GameSignatures.Created.TOPIC: GameSignatures.Created,
+        GameSignatures.Added.TOPIC: GameSignatures.Added,
     }
 )
 _BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)

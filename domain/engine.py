@@ -344,9 +344,7 @@ def check_digests(header: GameHeader, facts: Iterable[Fact]) -> None:
             raise RecordError(f"event {fact.seq} is out of sequence (expected {seq})")
         args = (head, seq, fact.command, fact.topic, fact.automatic, fact.payload)
         intact = (
-            _fact_matches(fact.digest, *args)
-            if version >= 2
-            else fact_digest(*args) == fact.digest
+            _fact_matches(fact.digest, *args) if version >= 2 else fact_digest(*args) == fact.digest
         )
         if not intact:
             raise RecordError(

@@ -9,7 +9,7 @@ Tables (and the PostgreSQL schema) are created on first use.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +23,14 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel, ConfigDict
 
-from domain.aggregate import STORED_TOPICS, Game, GameSeed, seed_stream_id
+from domain.aggregate import (
+    STORED_TOPICS,
+    Game,
+    GameSeed,
+    GameSignatures,
+    seed_stream_id,
+    signatures_stream_id,
+)
 from domain.engine import (
     CommandEnvelope,
     Fact,
@@ -36,9 +43,11 @@ from domain.engine import (
     new_game,
     sealed_dice,
 )
-from domain.errors import GameNotFound, RecordError, StoreError
+from domain.errors import GameNotFound, RecordError, SignatureError, StoreError
 from domain.header import GameHeader
 from domain.pgstore import is_postgres, postgres_env, setup_lock
+from domain.record.model import MAX_SIGNATURES, Signature
+from domain.record.signing import check_chain_signature
 from domain.recorders import GamesSQLiteRecorder, LeanRows
 from domain.seed_commit import SeedSecret
 
@@ -143,6 +152,32 @@ class RegistryMapper(Mapper[UUID]):
         return super().to_domain_event(stored_event)
 
 
+def _checked_signatures(
+    header: GameHeader,
+    facts: Sequence[Fact],
+    signatures: Sequence[Signature],
+    have: list[Signature],
+) -> list[Signature]:
+    """The ``signatures`` not in ``have``, each checked against the game's chain.
+
+    Raises:
+        SignatureError: one does not hold (nothing is kept).
+        StoreError: more than ``MAX_SIGNATURES`` in all.
+    """
+    digests = [fact.digest for fact in facts]
+    added: list[Signature] = []
+    for signature in signatures:
+        if signature in have or signature in added:
+            continue
+        check = check_chain_signature(header.game_id, header.genesis_digest(), digests, signature)
+        if not check.valid:
+            raise SignatureError(f"not kept: {check.describe()}")
+        added.append(signature)
+    if len(have) + len(added) > MAX_SIGNATURES:
+        raise StoreError(f"a game keeps at most {MAX_SIGNATURES} signatures")
+    return added
+
+
 class GameSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -214,7 +249,11 @@ class GameStore(Application[UUID]):
         return header.game_id
 
     def import_game(
-        self, header: GameHeader, facts: Iterable[Fact], secret: SeedSecret | None = None
+        self,
+        header: GameHeader,
+        facts: Iterable[Fact],
+        secret: SeedSecret | None = None,
+        signatures: Sequence[Signature] = (),
     ) -> str:
         """Store a whole game in one transaction; the facts are checked before anything is written.
         A committed-seed game is stored with its revealed ``secret`` (marked revealed) or, if
@@ -224,12 +263,49 @@ class GameStore(Application[UUID]):
             RecordError: a fact does not chain or decode; nothing is stored.
             StoreError: a game with that id already exists; nothing is stored.
         """
+        facts = list(facts)
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
         game = Game.start(header)
-        game.record(list(facts))
+        game.record(facts)
         seed = self._seed(header, secret, True) if secret is not None else None
-        self._save_new(game, header.game_id, seed)
+        kept = None
+        if signatures:
+            kept = GameSignatures.start(header.game_id)
+            for signature in _checked_signatures(header, facts, signatures, []):
+                kept.add(signature.model_dump(mode="json"))
+        self._save_new(game, header.game_id, seed, kept)
         return header.game_id
+
+    def signatures(self, game_id: str) -> list[Signature]:
+        """The signatures kept with a stored game (checked when they were added)."""
+        try:
+            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
+        except AggregateNotFoundError:
+            return []
+        return [Signature.model_validate(body) for body in held.signatures]
+
+    def add_signatures(self, game_id: str, signatures: Sequence[Signature]) -> list[Signature]:
+        """Keep ``signatures`` with a stored game, each checked against the game's chain
+        (``domain.record.signing.check_chain_signature``); one the game already has is
+        skipped. Returns those added.
+
+        Raises:
+            GameNotFound: no such game.
+            SignatureError: a signature does not hold for this game; none is added.
+            StoreError: more than ``MAX_SIGNATURES`` in all.
+        """
+        header, facts = self.facts(game_id)
+        try:
+            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
+        except AggregateNotFoundError:
+            held = GameSignatures.start(game_id)
+        have = [Signature.model_validate(body) for body in held.signatures]
+        added = _checked_signatures(header, facts, signatures, have)
+        for signature in added:
+            held.add(signature.model_dump(mode="json"))
+        if added:
+            self.save(held)
+        return added
 
     @staticmethod
     def _seed(header: GameHeader, secret: SeedSecret | None, revealed: bool) -> GameSeed | None:
@@ -244,9 +320,15 @@ class GameStore(Application[UUID]):
             seed.reveal()
         return seed
 
-    def _save_new(self, game: Game, game_id: str, seed: GameSeed | None = None) -> None:
+    def _save_new(
+        self,
+        game: Game,
+        game_id: str,
+        seed: GameSeed | None = None,
+        signatures: GameSignatures | None = None,
+    ) -> None:
         try:
-            self.save(game, *([seed] if seed is not None else []))
+            self.save(game, *[a for a in (seed, signatures) if a is not None])
         except IntegrityError as exc:
             raise StoreError(f"a game with id {game_id} is already in the store") from exc
 

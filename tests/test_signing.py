@@ -19,7 +19,7 @@ from domain.errors import RecordError, SignatureError
 from domain.record import read_record, signing, verify_record
 from domain.record.writer import dumps
 from tests.forge import RIVER_PLATE_RECORD, rechain
-from tests.helpers import RECORDS
+from tests.helpers import FIXTURES, RECORDS
 
 runner = CliRunner()
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -214,3 +214,67 @@ def test_cli_sign_refuses_a_record_that_does_not_verify_and_a_bad_key(tmp_path: 
     rec.write_text(json.dumps(body, indent=1), "utf-8")
     code, out = wake("sign", str(rec), "--key", str(key), "--signer", "Ann")
     assert code == 2 and "signatures" not in rec.read_text("utf-8")
+
+
+# --- signatures kept in the store (issue 12) ----------------------------------------------------
+
+
+def test_import_keeps_a_records_signatures_and_export_carries_them(tmp_path: Path) -> None:
+    """A signed record imported and exported again is byte for byte the signed record."""
+    from domain.store import GameStore
+
+    path = tmp_path / "signed.wake.json"
+    path.write_text(signed_text(), "utf-8")
+    store = str(tmp_path / "s.sqlite3")
+    code, out = wake("import", str(path), "--store", store)
+    assert code == 0 and "with 1 signature(s)" in out, out
+    game_id = read_record(path.read_bytes()).header.game_id
+    assert [s.signer for s in GameStore(store).signatures(game_id)] == ["Ann"]
+    code, out = wake("export", game_id, "--store", store, "-o", str(tmp_path / "again.wake.json"))
+    assert code == 0, out
+    assert (tmp_path / "again.wake.json").read_text("utf-8") == path.read_text("utf-8")
+
+
+def test_a_stored_game_is_signed_in_the_store_and_verified_with_a_key(tmp_path: Path) -> None:
+    """``wake sign GAME_ID`` keeps the signature with the stored game; ``verify --game --key``
+    requires it; a game played on after signing keeps a signature of its first events only."""
+    from domain.engine import CommandEnvelope, Session
+    from domain.store import GameStore
+
+    key = tmp_path / "umpire.key"
+    assert wake("keygen", "-o", str(key))[0] == 0
+    rec = read_record(RIVER_PLATE_RECORD.read_bytes())
+    cut = next(i for i, f in enumerate(rec.events) if f.command == 40)
+    store = str(tmp_path / "s.sqlite3")
+    st = GameStore(store)
+    game_id = st.import_game(rec.header, rec.events[:cut])
+    code, out = wake("sign", game_id, "--key", str(key), "--signer", "Ann", "--store", store)
+    assert code == 0 and f"game {game_id}: signed by Ann (umpire)" in out, out
+    code, out = wake("verify", "--game", game_id, "--key", str(key) + ".pub", "--store", store)
+    assert code == 0 and "signed by Ann (umpire)" in out and ": valid" in out, out
+
+    session = Session(rec.header, rec.events[:cut])
+    nxt = next(f for f in rec.events[cut:] if f.topic == "wake.CommandIssued/1").payload
+    st.submit(game_id, CommandEnvelope(side=nxt["side"], command=nxt["command"]))
+    assert session.state.seq == cut
+    code, out = wake("verify", "--game", game_id, "--store", store)
+    assert code == 0 and f"valid for the first {cut} events" in out, out
+    code, out = wake("verify", "--game", game_id, "--key", str(key) + ".pub", "--store", store)
+    assert code == 1 and "no valid signature by key" in out, out
+
+
+def test_the_store_refuses_a_signature_of_another_game(tmp_path: Path) -> None:
+    from domain.errors import SignatureError
+    from domain.store import GameStore
+
+    other = read_record(signed_text().encode())
+    rec = read_record((FIXTURES / "games/morze/denmark_strait-draw.wake.json").read_bytes())
+    st = GameStore(str(tmp_path / "s.sqlite3"))
+    game_id = st.import_game(rec.header, rec.events)
+    with pytest.raises(SignatureError, match="another chain head"):
+        st.add_signatures(game_id, other.signatures or ())
+    assert st.signatures(game_id) == []
+    fresh = GameStore(str(tmp_path / "fresh.sqlite3"))
+    with pytest.raises(SignatureError, match="another chain head"):
+        fresh.import_game(rec.header, rec.events, None, other.signatures or ())
+    assert fresh.game_ids() == []  # nothing of the game was stored

@@ -122,7 +122,8 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     sb.caption("This game is not in the store: a link to it opens nothing until it is kept.")
     if sb.button("Keep it in the store", key="keep_game"):
         try:
-            GameStore(store).import_game(game.header, game.facts)
+            kept = [check.signature for check in game.signatures if check.valid]
+            GameStore(store).import_game(game.header, game.facts, game.seed_reveal, signatures=kept)
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
             return

@@ -96,9 +96,11 @@ def from_store(store_location: str | None, game_id: str) -> LoadedGame:
             reveal = store.public_reveal(game_id, store.state(game_id))
             held = store.secret_seed(game_id)
             private = held[0] if held is not None else None
+        kept = store.signatures(game_id)
+        checks = tuple(check_signatures(build_record(header, facts, signatures=kept)))
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
-    return LoadedGame(header, facts, "store", seed_reveal=reveal, store_seed=private)
+    return LoadedGame(header, facts, "store", checks, seed_reveal=reveal, store_seed=private)
 
 
 def from_bytes(data: bytes, name: str) -> LoadedGame:

@@ -55,7 +55,14 @@ from domain.errors import (
 )
 from domain.header import GameHeader
 from domain.read_model import redact_view, sides_label
-from domain.record import VerifyReport, read_record_file, verify_record, write_record
+from domain.record import (
+    Record,
+    VerifyReport,
+    build_record,
+    read_record_file,
+    verify_record,
+    write_record,
+)
 from domain.record.reader import canonical_uuid, read_bounded
 from domain.ruleset import get_ruleset, plugins
 from domain.seed_commit import SeedSecret, committed_dice, new_secret
@@ -459,8 +466,10 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal)
-                _say(progress, f"{path}: imported as {rec.header.game_id}")
+                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.signatures or ())
+                kept = len(rec.signatures or ())
+                signed = f" with {kept} signature(s)" if kept else ""
+                _say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
             except WakeError as exc:
                 failed += 1
                 _say(progress, f"{path}: error ({exc.code}): {exc}")
@@ -494,7 +503,7 @@ def export(
         header, facts = st.facts(game_id)
         if as_side is None:
             reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
-            text = write_record(header, facts, output, reveal)
+            text = write_record(header, facts, output, reveal, st.signatures(game_id))
         else:
             state = new_game(header)
             _check_side(state, as_side)
@@ -686,28 +695,20 @@ def verify(
         def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
             rec = read_record_file(path, strict=strict)
             report = verify_record(rec, progress=advance)
-            lines = notes.setdefault(str(path), [])
-            for sig in signing.check_signatures(rec):
-                lines.append(sig.describe())
-                if not sig.valid:
-                    raise SignatureFailure(f"{sig.describe()}")
-            if public is not None and signing.signed_by(rec, public) is None:
-                raise SignatureFailure(
-                    f"no valid signature by key {signing.fingerprint(public)} covers this "
-                    f"record's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
-                )
+            _check_signatures(rec, public, notes.setdefault(str(path), []))
             return report
 
         checks.append((str(path), check_file))
     if game:
-        if public is not None:
-            typer.echo("--key checks record files; a stored game carries no signatures", err=True)
-            raise typer.Exit(2)
         st = GameStore(store)
         for game_id in game:
 
             def check_game(advance: Callable[[int, int], Any], gid: str = game_id) -> VerifyReport:
-                return audit_game(st, gid, progress=advance)
+                report = audit_game(st, gid, progress=advance)
+                header, facts = st.facts(gid)
+                rec = build_record(header, facts, signatures=st.signatures(gid))
+                _check_signatures(rec, public, notes.setdefault(f"game {gid}", []))
+                return report
 
             checks.append((f"game {game_id}", check_game))
     if not checks:
@@ -751,6 +752,26 @@ def verify(
         raise typer.Exit(2 if invalid else 1)
 
 
+def _check_signatures(rec: Record, public: Any, lines: list[str]) -> None:
+    """Note every signature of ``rec`` and whether it holds; with ``public`` (a key), require
+    its valid signature over the whole chain.
+
+    Raises:
+        SignatureFailure: a signature does not hold, or none by ``public`` covers the head.
+    """
+    from domain.record import signing
+
+    for sig in signing.check_signatures(rec):
+        lines.append(sig.describe())
+        if not sig.valid:
+            raise SignatureFailure(f"{sig.describe()}")
+    if public is not None and signing.signed_by(rec, public) is None:
+        raise SignatureFailure(
+            f"no valid signature by key {signing.fingerprint(public)} covers this "
+            f"game's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
+        )
+
+
 class SignatureFailure(WakeError):
     """A record reads and re-runs, but a signature it carries (or the one asked for) does
     not hold."""
@@ -784,18 +805,23 @@ def keygen(
 
 @app.command()
 def sign(
-    record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="record file")],
+    record_file: Annotated[
+        Path, typer.Argument(metavar="RECORD", help="record file, or the id of a stored game")
+    ],
     key: Annotated[Path, typer.Option(help="private key file (from wake keygen)")],
     signer: Annotated[str, typer.Option(help="who vouches for the game, e.g. a name")],
     role: Annotated[str, typer.Option(help="umpire, organiser or server")] = "umpire",
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="signed record (default: in place)")
     ] = None,
+    store: StoreOpt = None,
 ) -> None:
-    """Sign a record's chain head (the header digest, the last event's digest and the number
-    of events) with Ed25519. The record is read and re-run first: only a record that verifies
-    is signed (one whose seed is still sealed, after its chain is checked). The chain and
-    every event digest stay as they are."""
+    """Sign a game's chain head (the header digest, the last event's digest and the number
+    of events) with Ed25519: a record file (written back, or to ``-o``), or a stored game
+    (the signature is kept with it and carried by its exports). The game is re-run first:
+    only one that verifies is signed (one whose seed is still sealed, after its chain is
+    checked). The chain and every event digest stay as they are."""
+    from domain.audit import audit_game
     from domain.record import signing
     from domain.record.writer import dumps, write_text_atomic
 
@@ -803,16 +829,29 @@ def sign(
         if role not in signing.ROLES:
             raise SignatureError(f"--role must be one of {', '.join(signing.ROLES)}, not {role!r}")
         private = signing.load_private_key(key)
-        rec = read_record_file(record_file)
+        stored = not record_file.exists() and canonical_uuid(str(record_file))
+        st = GameStore(store) if stored else None
+        if st is not None:
+            header, facts = st.facts(str(record_file))
+            rec = build_record(header, facts, signatures=st.signatures(header.game_id))
+        else:
+            rec = read_record_file(record_file)
         try:
-            verify_record(rec)
+            if st is not None:
+                audit_game(st, rec.header.game_id)
+            else:
+                verify_record(rec)
             rerun = ""
         except SealedSeed:  # a live game's export: the chain is checked, the dice cannot be
             rerun = " (seed sealed: the chain was checked, the dice not re-run)"
         signed = signing.sign(rec, private, signer, role)
-        write_text_atomic(dumps(signed), output or record_file)
+        if st is not None:
+            st.add_signatures(rec.header.game_id, signed.signatures or ())
+        else:
+            write_text_atomic(dumps(signed), output or record_file)
+    where = f"game {record_file}" if stored else str(output or record_file)
     typer.echo(
-        f"{output or record_file}: signed by {signer} ({role}), key "
+        f"{where}: signed by {signer} ({role}), key "
         f"{signing.fingerprint(private.public_key())}, head {rec.chain.head[:12]} "
         f"({rec.chain.length} events){rerun}"
     )
@@ -953,7 +992,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal)
+                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.signatures or ())
             progress.advance(task)
 
 

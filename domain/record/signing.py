@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -76,6 +77,9 @@ class SignatureCheck:
     signature: Signature
     valid: bool
     reason: str = ""
+    #: how many events the game has beyond those the signature covers (a game signed, then
+    #: played on: the signature still vouches for the events it covers)
+    beyond: int = 0
 
     @property
     def fingerprint(self) -> str:
@@ -85,13 +89,43 @@ class SignatureCheck:
         """One line, e.g. ``signed by Ann (umpire), key SHA256:...: valid``."""
         sig = self.signature
         status = "valid" if self.valid else f"INVALID ({self.reason})"
+        if self.valid and self.beyond:
+            status += (
+                f" for the first {sig.signed.length} events (the {self.beyond} after them are "
+                "not signed)"
+            )
         return f"signed by {sig.signer} ({sig.role}), key {self.fingerprint}: {status}"
 
 
 def check_signature(record: Record, signature: Signature) -> SignatureCheck:
-    """Check that ``signature`` is a valid Ed25519 signature of this record's exact chain head."""
-    if signature.signed != signed_head(record):
+    """Check that ``signature`` is a valid Ed25519 signature of this record's chain head, or of
+    the head of one of its prefixes (the game went on after it was signed)."""
+    return check_chain_signature(
+        record.header.game_id,
+        record.chain.genesis,
+        [fact.digest for fact in record.events],
+        signature,
+    )
+
+
+def check_chain_signature(
+    game_id: str, genesis: str, digests: Sequence[str], signature: Signature
+) -> SignatureCheck:
+    """Check ``signature`` against a game's chain: its id, genesis and event ``digests``.
+
+    Valid when the key signed exactly this game's genesis and the digest of one of its events
+    (the last one, or an earlier one: ``beyond`` says how many came after)."""
+    signed = signature.signed
+    length = signed.length
+    head = digests[length - 1] if 0 < length <= len(digests) else genesis
+    if (
+        signed.game_id != game_id
+        or signed.genesis != genesis
+        or length > len(digests)
+        or signed.head != head
+    ):
         return SignatureCheck(signature, False, "it signs another chain head than this record's")
+    beyond = len(digests) - length
     try:
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(signature.public_key))
         key.verify(
@@ -100,7 +134,7 @@ def check_signature(record: Record, signature: Signature) -> SignatureCheck:
         )
     except (InvalidSignature, ValueError):
         return SignatureCheck(signature, False, "the signature does not match the key and head")
-    return SignatureCheck(signature, True)
+    return SignatureCheck(signature, True, beyond=beyond)
 
 
 def check_signatures(record: Record) -> list[SignatureCheck]:
@@ -112,7 +146,7 @@ def signed_by(record: Record, key: Ed25519PublicKey) -> SignatureCheck | None:
     """The valid signature of ``record`` by ``key`` covering its chain head, if there is one."""
     raw = base64.b64encode(raw_public_key(key)).decode("ascii")
     for check in check_signatures(record):
-        if check.signature.public_key == raw and check.valid:
+        if check.signature.public_key == raw and check.valid and not check.beyond:
             return check
     return None
 

@@ -13,15 +13,18 @@ from domain.engine import Fact
 from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
-from domain.record.model import Chain, ChanceOutcome, Record, RecordedCommand
+from domain.record.model import Chain, ChanceOutcome, Record, RecordedCommand, Signature
 from domain.seed_commit import SeedSecret
 
 
 def build_record(
-    header: GameHeader, facts: Sequence[Fact], seed_reveal: SeedSecret | None = None
+    header: GameHeader,
+    facts: Sequence[Fact],
+    seed_reveal: SeedSecret | None = None,
+    signatures: Sequence[Signature] = (),
 ) -> Record:
     """Assemble the record of a game from its header and facts (and the revealed seed of a
-    game whose header commits to it)."""
+    game whose header commits to it, and the signatures kept with it)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -59,6 +62,7 @@ def build_record(
         chance=chance,
         events=list(facts),
         seed_reveal=seed_reveal,
+        signatures=list(signatures) or None,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -83,6 +87,7 @@ def write_record(
     facts: Sequence[Fact],
     path: Path | None = None,
     seed_reveal: SeedSecret | None = None,
+    signatures: Sequence[Signature] = (),
 ) -> str:
     """Render (and with ``path``, atomically write) the record of a game; returns its text.
 
@@ -92,7 +97,7 @@ def write_record(
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts, seed_reveal))
+    text = dumps(build_record(header, facts, seed_reveal, signatures))
     if path is not None:
         write_text_atomic(text, path)
     return text
