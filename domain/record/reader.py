@@ -177,8 +177,8 @@ def check_chain(record: Record, source: str = "record") -> None:
                 )
         try:
             state = apply_fact(state, fact)
-        except RecordError as exc:
-            raise RecordError(f"{source}: {exc.message}") from exc
+        except RecordError as exc:  # keeps its type (UnknownTopicVersion: a newer topic)
+            raise type(exc)(f"{source}: {exc.message}", rule=exc.rule) from exc
 
 
 def _kind(mode: int) -> str:
