@@ -169,10 +169,17 @@ class GameState:
 _BAD_DATA = (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError)
 
 
-@cache
 def registry_for(ruleset_id: str) -> EventRegistry:
-    """Every topic a game of ``ruleset_id`` may contain."""
-    return ENGINE_EVENTS.merged(get_ruleset(ruleset_id).events)
+    """Every topic a game of ``ruleset_id`` may contain (and the older ones it upcasts), for the
+    ruleset registered under that id now."""
+    return _registry_of(get_ruleset(ruleset_id))
+
+
+@cache
+def _registry_of(ruleset: Ruleset[Any, Any]) -> EventRegistry:
+    # keyed by the instance, so a ruleset registered in process (a new version in a test)
+    # is not served the registry of the one it replaced
+    return ENGINE_EVENTS.merged(ruleset.events)
 
 
 def new_game(header: GameHeader) -> GameState:
@@ -218,6 +225,21 @@ def decode(state: GameState, fact: Fact) -> DomainEvent:
         RecordError: unknown topic or a payload that does not fit.
     """
     return registry_for(state.header.ruleset.id).load(fact.topic, fact.payload)
+
+
+def upcast_fact(ruleset_id: str, fact: Fact) -> Fact:
+    """``fact`` in the current form of its event: an older topic version upcast (topic and
+    payload), the rest as stored. The digest stays the recorded one (it covers the stored form,
+    which is checked before this). A current fact is returned as it is.
+
+    Raises:
+        UnknownTopicVersion: the topic is newer than this Wake knows.
+        RecordError: an unknown topic, or an old one that cannot be upcast.
+    """
+    topic, payload = registry_for(ruleset_id).current(fact.topic, fact.payload)
+    if topic == fact.topic:
+        return fact
+    return fact.model_copy(update={"topic": topic, "payload": dict(payload)})
 
 
 def apply_event(state: GameState, event: DomainEvent, digest: str) -> GameState:
@@ -594,4 +616,5 @@ __all__ = [
     "header_for",
     "new_game",
     "replay",
+    "upcast_fact",
 ]

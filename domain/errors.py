@@ -91,6 +91,13 @@ class RecordDivergence(RecordError):
     code = "divergence"
 
 
+class UnknownTopicVersion(RecordError):
+    """A stored event's topic is a newer version than this Wake knows (the record was made by a
+    later version of the ruleset): it cannot be decoded, and nothing guesses its meaning."""
+
+    code = "topic_version"
+
+
 class SealedSeed(RecordError):
     """A record whose dice seed is committed but not revealed: it cannot be re-run."""
 

@@ -2,8 +2,10 @@
 
 A domain event is a frozen pydantic model with an explicit, versioned ``TOPIC`` such as
 ``"morze.UnitMoved/1"``. Stored games name events by topic, never by module path, so code can move
-without breaking old logs. ``AUTOMATIC`` marks events the engine emits on its own (phase changes,
-end of turn) rather than as the direct answer to an order.
+without breaking old logs. A changed payload shape gets the next version and an upcaster for the
+old one (``domain.topics``): old facts keep their recorded form and are upcast when decoded.
+``AUTOMATIC`` marks events the engine emits on its own (phase changes, end of turn) rather than
+as the direct answer to an order.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain.clock import TIME_PATTERN
 from domain.errors import RecordError, validation_summary
+from domain.topics import Upcaster, Upcasters, split_topic
 
 
 class DomainEvent(BaseModel):
@@ -38,49 +41,95 @@ class DomainEvent(BaseModel):
 
 
 class EventRegistry:
-    """Maps stable topics to event classes (one registry per ruleset, plus the engine's)."""
+    """Maps stable topics to event classes (one registry per ruleset, plus the engine's), and
+    older versions of a topic to the current one through declared upcasters."""
 
-    def __init__(self, classes: Iterable[type[DomainEvent]] = ()) -> None:
+    def __init__(
+        self,
+        classes: Iterable[type[DomainEvent]] = (),
+        upcasters: Mapping[str, Upcaster] | None = None,
+    ) -> None:
+        """``upcasters``: old topic (``"morze.UnitMoved/1"``) -> a pure function turning its
+        payload into the next version's; one per version step of a changed event.
+
+        Raises:
+            ValueError: a class without a versioned topic, a topic or name taken twice, or an
+                upcaster for no newer class.
+        """
         self._by_topic: dict[str, type[DomainEvent]] = {}
         # the compiled validators, called directly: replay decodes every stored event
         self._validate: dict[str, Callable[[Any], DomainEvent]] = {}
+        self._upcasters = Upcasters()
         for cls in classes:
             self.register(cls)
+        for topic, upcaster in (upcasters or {}).items():
+            self._upcasters.add(topic, upcaster)
 
     def register(self, cls: type[DomainEvent]) -> None:
-        """Add ``cls``; its topic must be set and not already taken."""
-        if not cls.TOPIC or "/" not in cls.TOPIC:
+        """Add ``cls``; its topic must be versioned (``x.Name/1``) and its name not taken by
+        another class (an older version of an event is upcast, not registered)."""
+        parts = split_topic(cls.TOPIC)
+        if parts is None:
             raise ValueError(f"{cls.__name__} needs an explicit versioned TOPIC like 'x.Name/1'")
         if cls.TOPIC in self._by_topic and self._by_topic[cls.TOPIC] is not cls:
             raise ValueError(f"topic {cls.TOPIC!r} is already registered")
+        name, version = parts
+        if self._upcasters.current.get(name, version) != version:
+            raise ValueError(
+                f"{cls.TOPIC!r}: {name} is already registered at version "
+                f"{self._upcasters.current[name]} (declare an upcaster for the older one)"
+            )
         self._by_topic[cls.TOPIC] = cls
         self._validate[cls.TOPIC] = cls.__pydantic_validator__.validate_python
+        self._upcasters.current[name] = version
 
     def merged(self, other: EventRegistry) -> EventRegistry:
-        """A registry holding both sets of topics."""
+        """A registry holding both sets of topics and upcasters."""
         merged = EventRegistry(self._by_topic.values())
         for cls in other._by_topic.values():
             merged.register(cls)
+        for registry in (self, other):
+            for (name, version), upcaster in registry._upcasters.steps.items():
+                merged._upcasters.add(f"{name}/{version}", upcaster)
         return merged
 
     def topics(self) -> list[str]:
         return sorted(self._by_topic)
 
-    def load(self, topic: str, payload: Mapping[str, Any]) -> DomainEvent:
-        """Rebuild an event from its stored form.
+    def upcasts(self) -> list[str]:
+        """The older topics this registry upcasts (``morze.UnitMoved/1``), sorted."""
+        return sorted(f"{name}/{version}" for name, version in self._upcasters.steps)
+
+    def current(self, topic: str, payload: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        """A stored topic and payload in the current version's form (unchanged when current).
 
         Raises:
-            RecordError: unknown topic or a payload that does not fit the event.
+            UnknownTopicVersion: the topic is a version newer than the registered class.
+            RecordError: an unknown topic, or an old one that cannot be upcast.
+        """
+        if topic in self._validate:
+            return topic, payload
+        return self._upcasters.upcast(topic, payload)
+
+    def load(self, topic: str, payload: Mapping[str, Any]) -> DomainEvent:
+        """Rebuild an event from its stored form, upcasting an older topic version first.
+
+        Raises:
+            UnknownTopicVersion: the topic is a version newer than the registered class.
+            RecordError: unknown topic, an old topic that cannot be upcast, or a payload that
+                does not fit the event.
         """
         validate = self._validate.get(topic)
+        stored = topic
         if validate is None:
-            shown = topic if len(topic) <= 60 else topic[:57] + "..."
-            raise RecordError(f"unknown event topic {shown!r}")
+            topic, payload = self._upcasters.upcast(topic, payload)
+            validate = self._validate[topic]
         try:
             return validate(payload)
         except ValidationError as exc:
+            upcast = f" (upcast to {topic})" if topic != stored else ""
             raise RecordError(
-                f"event {topic!r} has an invalid payload: {validation_summary(exc)}"
+                f"event {stored!r}{upcast} has an invalid payload: {validation_summary(exc)}"
             ) from exc
 
 

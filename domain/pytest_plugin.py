@@ -9,7 +9,11 @@ payload fields that differ) and the rule that produced it; an order the engine n
 named with its rule. A file that is not a readable record is a collection error, one message.
 
 ``--wake-strict`` (or ``wake_strict = true`` in the ini file) also requires the canonical text
-form, as ``wake verify --strict`` does. ``-p no:wake`` turns the plugin off.
+form, as ``wake verify --strict`` does. ``--wake-rerun`` (or ``wake_rerun = true``) re-decides
+each record with the current rules instead of the recorded ones, as ``wake verify --rerun``
+does: the current version of its ruleset and the data it ships now, so a rules designer who
+bumps a version or changes a table sees which games change, at which event and by which rule.
+``-p no:wake`` turns the plugin off.
 
 Importing this module costs nothing but pytest itself: the engine is imported when the first
 record is collected, so a test run without records does not pay for it.
@@ -38,6 +42,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="require recorded games in canonical form (like wake verify --strict)",
     )
+    group.addoption(
+        "--wake-rerun",
+        action="store_true",
+        default=None,
+        help="re-decide recorded games with the current rules (like wake verify --rerun)",
+    )
+    parser.addini(
+        "wake_rerun",
+        type="bool",
+        default=False,
+        help="re-decide recorded games with the current rules (like wake verify --rerun)",
+    )
     parser.addini(
         "wake_strict",
         type="bool",
@@ -52,9 +68,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
+def _flag(config: pytest.Config, name: str) -> bool:
+    flag = config.getoption(name)
+    return bool(flag) if flag is not None else bool(config.getini(name))
+
+
 def _strict(config: pytest.Config) -> bool:
-    flag = config.getoption("wake_strict")
-    return bool(flag) if flag is not None else bool(config.getini("wake_strict"))
+    return _flag(config, "wake_strict")
 
 
 def _one_line(text: str) -> str:
@@ -100,14 +120,23 @@ class WakeRecordItem(pytest.Item):
 
     def runtest(self) -> None:
         from domain.errors import WakeError
-        from domain.rerun import rerun
+        from domain.rerun import Ruling, rerun
+        from domain.seed_commit import checked_seed
 
         header = self.record.header
+        current = _flag(self.config, "wake_rerun")
         try:
-            report = rerun(header, self.record.events)
+            seed = checked_seed(header.dice, self.record.seed_reveal)
+            ruling = Ruling(current=True) if current else None
+            report = rerun(header, self.record.events, ruling, seed=seed)
         except WakeError as exc:
             pytest.fail(f"cannot re-run {self.path.name}: {_one_line(exc.message)}", pytrace=False)
         lines: list[str] = []
+        if current and not report.identical:
+            lines.append(
+                f"changed under the current rules ({header.ruleset.id} "
+                f"{header.ruleset.version} -> {report.header.ruleset.version})"
+            )
         if report.divergence is not None:
             lines.extend(report.divergence.lines())
         if report.refusal is not None:

@@ -12,7 +12,11 @@ The report gives the first event whose content differs from the record (both ver
 one-line descriptions, the payload fields that differ, and the rule), the first recorded order
 the new line refuses (with the error and its rule), and where both lines end. With no ruling the
 rerun is a verification (``wake verify``'s check, structured): the pytest plugin uses it that
-way. Everything goes through the ruleset contract; nothing here knows a rule.
+way. ``Ruling(current=True)`` re-decides with the current rules instead of the recorded ones: the
+ruleset's current version and the data it ships now (``Ruleset.current_scenario``), what
+``wake verify --rerun`` reports after a rules change. Recorded facts of an older topic version
+are compared in their upcast form. Everything goes through the ruleset contract; nothing here
+knows a rule.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from domain.canonical import canonical_json
 from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
-from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay
+from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay, upcast_fact
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
 from domain.header import GameHeader
@@ -44,6 +48,14 @@ class Ruling:
     options: Mapping[str, Any] = field(default_factory=dict)
     data: Mapping[str, Any] | None = None
     data_label: str = ""  # where the data came from (a file name), for titles and reports
+    # the current rules: the ruleset's current version and the data it ships now, in place of
+    # the recorded version and embedded tables (options and a data patch still apply over them)
+    current: bool = False
+
+    @property
+    def given(self) -> bool:
+        """Whether the ruling changes anything at all (else a rerun is a verification)."""
+        return bool(self.options) or self.data is not None or self.current
 
 
 @dataclass(frozen=True)
@@ -167,7 +179,12 @@ class RerunReport:
         ]
         if self.changes:
             for key, (old, new) in self.changes.items():
-                if key == DATA_KEY:
+                if key == RULES_KEY:
+                    rules = f"{self.header.ruleset.id} {new}"
+                    out.append(f"ruling: the current rules, {rules} (recorded with {old})")
+                elif key == CURRENT_DATA_KEY:
+                    out.append(f"ruling: {new}")
+                elif key == DATA_KEY:
                     out.append(f"ruling: data patched ({new})")
                 elif old == new:
                     out.append(f"ruling: {key} = {_short(new)} (as recorded)")
@@ -199,6 +216,8 @@ class RerunReport:
 
 
 DATA_KEY = "(data)"
+RULES_KEY = "(rules)"
+CURRENT_DATA_KEY = "(current data)"
 NOT_SET = "(not set)"
 
 
@@ -248,23 +267,40 @@ def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
     except ScenarioError as exc:
         raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
     scenario = original.scenario
+    ruleset_ref = original.ruleset
+    if ruling.current:
+        ruleset_ref = ruleset_ref.model_copy(update={"version": ruleset.meta.version})
+        try:
+            scenario = ruleset.current_scenario(scenario)
+        except ScenarioError as exc:
+            raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
     if ruling.data is not None:
         if not isinstance(ruling.data, Mapping):
             raise ScenarioError("a data patch is a JSON object (a merge patch over the scenario)")
         try:
-            scenario = ruleset.resolve_scenario(merge_patch(original.scenario, ruling.data))
+            scenario = ruleset.resolve_scenario(merge_patch(scenario, ruling.data))
         except ScenarioError as exc:
             raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
-    key = canonical_json({"options": dict(ruling.options), "data": ruling.data}).decode("utf-8")
+    ruled: dict[str, Any] = {"options": dict(ruling.options), "data": ruling.data}
+    if ruling.current:  # (not in the key otherwise: earlier reruns keep their ids)
+        ruled["rules"] = ruleset_ref.version
+    key = canonical_json(ruled).decode("utf-8")
     game_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"wake-rerun:{original.game_id}:{key}"))
-    what = [f"{k}={_plain(v)}" for k, v in ruling.options.items()]
+    what = [f"{ruleset.meta.id} {ruleset_ref.version}"] if ruling.current else []
+    what += [f"{k}={_plain(v)}" for k, v in ruling.options.items()]
     if ruling.data is not None:
         what.append(f"data {ruling.data_label or 'patch'}")
     title = f"rerun of {original.game_id}" + (f" with {', '.join(what)}" if what else "")
     if original.title:
         title += f": {original.title}"
     return original.model_copy(
-        update={"game_id": game_id, "title": title, "options": options, "scenario": scenario}
+        update={
+            "game_id": game_id,
+            "title": title,
+            "ruleset": ruleset_ref,
+            "options": options,
+            "scenario": scenario,
+        }
     )
 
 
@@ -278,6 +314,15 @@ def _changes(
     """Every option the ruling gives, with its recorded value (``NOT_SET`` when the record's
     header has none: the ruleset's default for its version applied), and the data patch."""
     changes: dict[str, tuple[Any, Any]] = {}
+    if ruling.current:
+        changes[RULES_KEY] = (original.ruleset.version, header.ruleset.version)
+        current = get_ruleset(original.ruleset.id).current_scenario(original.scenario)
+        same = current == original.scenario
+        changes[CURRENT_DATA_KEY] = (
+            None,
+            f"the data {header.ruleset.id} {header.ruleset.version} ships"
+            + (" (the same as recorded)" if same else " (differs from the recorded data)"),
+        )
     for key, value in ruling.options.items():
         changes[key] = (original.options.get(key, NOT_SET), value)
     if ruling.data is not None:
@@ -451,18 +496,27 @@ def recorded_orders(facts: Sequence[Fact]) -> list[tuple[Fact, CommandIssued]]:
     return orders
 
 
-def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = None) -> RerunReport:
+def rerun(
+    original: GameHeader,
+    facts: Sequence[Fact],
+    ruling: Ruling | None = None,
+    *,
+    seed: int | None = None,
+) -> RerunReport:
     """Decide the recorded orders again under ``ruling`` (none: as recorded) with the recorded
-    dice stream, and compare every event with the record.
+    dice stream, and compare every event with the record (a fact of an older topic version in
+    its upcast form). ``seed``: the revealed seed of a game whose header commits to it.
 
     Raises:
         ScenarioError: the ruling names an unknown option, a bad value or bad data.
+        UnknownTopicVersion: a recorded topic is newer than this Wake knows.
         RecordError, UnknownRuleset: the record cannot be re-run at all.
     """
     ruling = ruling or Ruling()
-    header = rerun_header(original, ruling) if ruling.options or ruling.data else original
-    orders = recorded_orders(facts)
-    session = Session(header)
+    header = rerun_header(original, ruling) if ruling.given else original
+    recorded_facts = [upcast_fact(original.ruleset.id, fact) for fact in facts]
+    orders = recorded_orders(recorded_facts)
+    session = Session(header, seed=seed)
     stream = None
     if header.dice.mode == "physical":
         stream = _FaceStream([face for _, issued in orders for face in issued.dice or []])
@@ -487,7 +541,7 @@ def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = N
             break
     produced = session.facts
     found: Divergence | None = None
-    for recorded, again in zip(facts, produced, strict=False):
+    for recorded, again in zip(recorded_facts, produced, strict=False):
         if not _same(recorded, again):
             found = divergence(session.state, recorded, again)
             break
@@ -495,7 +549,7 @@ def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = N
         at = min(len(facts), len(produced))
         found = divergence(
             session.state,
-            facts[at] if at < len(facts) else None,
+            recorded_facts[at] if at < len(facts) else None,
             produced[at] if at < len(produced) else None,
         )
     try:

@@ -149,6 +149,18 @@ class Ruleset(ABC, Generic[S, C]):
         """The event as ``viewer`` may see it (``None`` = umpire sees all). Default: public."""
         return event
 
+    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """A recorded game's resolved scenario with the data this version of the ruleset ships
+        now in place of the tables embedded when the game started, where the game used the
+        bundled ones (a table of the game's own is kept): ``wake verify --rerun`` re-decides
+        old games with it after a rules or data change. Default: the scenario as recorded (a
+        ruleset whose data is not bundled).
+
+        Raises:
+            ScenarioError: the recorded scenario cannot be brought to the current data.
+        """
+        return dict(scenario)
+
     def describe_order(self, command: Mapping[str, Any]) -> str:
         """An order (its JSON form) as one readable sentence for explanations. Default:
         :func:`domain.commands.order_sentence` (the type in words, then the fields; secrets
@@ -199,6 +211,23 @@ def register(ruleset_id: str, factory: Callable[[], Ruleset[Any, Any]]) -> None:
     installed package registers through the ``wake.rulesets`` entry-point group instead."""
     _REGISTERED[ruleset_id] = factory
     _INSTANCES.pop(ruleset_id, None)
+
+
+def unregister(ruleset_id: str) -> None:
+    """Undo :func:`register`: ``ruleset_id`` is found through its entry point again (if any)."""
+    _REGISTERED.pop(ruleset_id, None)
+    _INSTANCES.pop(ruleset_id, None)
+
+
+def bundled_part(embedded: Any, bundled: Mapping[str, Any]) -> Any:
+    """For :meth:`Ruleset.current_scenario`: the ``bundled`` data part (a table file's JSON, as
+    shipped now) in place of the ``embedded`` one when the game used the bundled part then, told
+    by its ``source`` (every bundled data file names its source); else the embedded part, the
+    game's own."""
+    source = bundled.get("source")
+    if source and isinstance(embedded, Mapping) and embedded.get("source") == source:
+        return dict(bundled)
+    return embedded
 
 
 @cache
@@ -274,3 +303,17 @@ def plugins() -> list[PluginInfo]:
             error = exc.message
         found.append(PluginInfo(id=rid, target=point.value, distribution=dist, error=error))
     return found
+
+
+def with_bundled_data(scenario: Mapping[str, Any], bundled: Mapping[str, Any]) -> dict[str, Any]:
+    """For :meth:`Ruleset.current_scenario` of a ruleset whose resolved scenarios embed their
+    data as ``{"scenario": ..., "data": {part: table, ...}}``: each embedded part replaced by
+    the ``bundled`` part of the same name as :func:`bundled_part` decides."""
+    data = scenario.get("data")
+    if not isinstance(data, Mapping):
+        return dict(scenario)
+    parts = {
+        name: bundled_part(part, bundled[name]) if isinstance(bundled.get(name), Mapping) else part
+        for name, part in data.items()
+    }
+    return {**scenario, "data": parts}

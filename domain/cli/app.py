@@ -676,16 +676,33 @@ def verify(
         Path | None,
         typer.Option(help="public key (PEM): require its valid signature of each record's head"),
     ] = None,
+    rerun: Annotated[
+        bool,
+        typer.Option(
+            "--rerun",
+            help="re-decide with the CURRENT rules (version and data) and list the games whose "
+            "outcome changed; FILES may be folders of *.wake.json",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="every game in the store (--store / WAKE_STORE)")
+    ] = False,
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
     event, and every signature a record carries and whether it holds. A stored game's snapshots
     are checked against its events too. Exit status 1 if a valid record diverges, cannot be
     re-run (its seed is sealed and not revealed) or a signature does not hold (with ``--key``:
-    no valid signature by that key), 2 if a file cannot be read or is not a valid record."""
+    no valid signature by that key), 2 if a file cannot be read or is not a valid record.
+    With ``--rerun``: each game re-decided with the current version of its ruleset and the data
+    it ships now, UNCHANGED or CHANGED (where, both versions, the rule, the first order that
+    became illegal) and a summary; exit 0 if none changed, 1 if some did, 2 if some input
+    could not be read (docs/disputes.md)."""
     from domain.audit import audit_game
     from domain.record import signing
 
+    if rerun:
+        _verify_rerun(files or [], game or [], every=every, strict=strict, key=key, store=store)
     with _errors():
         public = signing.load_public_key(key) if key is not None else None
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
@@ -699,6 +716,10 @@ def verify(
             return report
 
         checks.append((str(path), check_file))
+    if every:
+        with _errors():
+            known = GameStore(store).game_ids()
+        game = [*(game or []), *(gid for gid in known if gid not in (game or []))]
     if game:
         st = GameStore(store)
         for game_id in game:
@@ -770,6 +791,31 @@ def _check_signatures(rec: Record, public: Any, lines: list[str]) -> None:
             f"no valid signature by key {signing.fingerprint(public)} covers this "
             f"game's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
         )
+
+
+def _verify_rerun(
+    files: list[Path],
+    games: list[str],
+    *,
+    every: bool,
+    strict: bool,
+    key: Path | None,
+    store: str | None,
+) -> None:
+    """``wake verify --rerun`` (domain.cli.verify_rerun): exits with its status."""
+    from domain.cli import verify_rerun
+
+    if key is not None:
+        typer.echo("--key checks signatures; it does not go with --rerun", err=True)
+        raise typer.Exit(2)
+    targets = verify_rerun.record_targets(files, strict=strict)
+    if games or every:
+        with _errors():
+            targets += verify_rerun.stored_targets(store, games, every=every)
+    if not targets:
+        typer.echo("give record files or folders, --game ID or --all to re-run", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(verify_rerun.run(targets, typer.echo, _internal))
 
 
 class SignatureFailure(WakeError):

@@ -13,11 +13,12 @@ from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.ruleset import Ruleset, RulesetMeta
+from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
 from domain.rulesets.armada import bot, integration, passing, rules, view
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
+from domain.rulesets.armada.data import resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
 from domain.rulesets.armada.options import resolve_options
 from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
@@ -54,6 +55,12 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_scenario(data)
+
+    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The recorded scenario with the cards, geometry and obstacles shipped now, for each
+        part the game took from the bundle (a part of the game's own is kept)."""
+        bundled = resolve_data().model_dump(mode="json")
+        return self.resolve_scenario(with_bundled_data(scenario, bundled))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(dict(data)).model_dump(mode="json")

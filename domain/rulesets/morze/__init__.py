@@ -15,7 +15,7 @@ from domain.errors import WakeError
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.ruleset import Ruleset, RulesetMeta
+from domain.ruleset import Ruleset, RulesetMeta, bundled_part
 from domain.rulesets.morze import bot, rules, view
 from domain.rulesets.morze.commands import (
     DeclareAttack,
@@ -26,8 +26,14 @@ from domain.rulesets.morze.commands import (
     ResolveAttacks,
     RollInitiative,
 )
+from domain.rulesets.morze.data import (
+    ClassTable,
+    Scenario,
+    bundled_classes,
+    resolve_options,
+    resolve_scenario,
+)
 from domain.rulesets.morze.data import Options as MorzeOptions
-from domain.rulesets.morze.data import Scenario, resolve_options, resolve_scenario
 from domain.rulesets.morze.events import MORZE_EVENTS
 from domain.rulesets.morze.state import MorzeState, Unit
 
@@ -67,8 +73,18 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     events: ClassVar[EventRegistry] = MORZE_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
 
+    def class_table(self) -> ClassTable:
+        """The class table this version ships (PL-2, PL-5): ``data/classes.json``."""
+        return bundled_classes()
+
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_scenario(data).model_dump(mode="json", by_alias=True)
+        return resolve_scenario(data, self.class_table()).model_dump(mode="json", by_alias=True)
+
+    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The recorded scenario with today's class table, if the game used the bundled one."""
+        bundled = self.class_table().model_dump(mode="json")
+        classes = bundled_part(scenario.get("classes"), bundled)
+        return self.resolve_scenario({**scenario, "classes": classes})
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(data).model_dump(mode="json")

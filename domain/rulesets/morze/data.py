@@ -131,15 +131,16 @@ def load_class_table(data: Mapping[str, Any]) -> ClassTable:
         raise ScenarioError(f"invalid class table: {validation_summary(exc)}") from exc
 
 
-def resolve_scenario(data: Mapping[str, Any]) -> Scenario:
-    """Validate a scenario and embed the class table it uses.
+def resolve_scenario(data: Mapping[str, Any], classes: ClassTable | None = None) -> Scenario:
+    """Validate a scenario and embed the class table it uses (its own, else ``classes``, else
+    the bundled table).
 
     Raises:
         ScenarioError: the scenario is invalid (the message names the field).
     """
     raw = dict(data)
     if raw.get("classes") is None:
-        raw["classes"] = bundled_classes().model_dump(mode="json")
+        raw["classes"] = (classes or bundled_classes()).model_dump(mode="json")
     try:
         return Scenario.model_validate(raw)
     except ValidationError as exc:

@@ -13,7 +13,7 @@ from domain.errors import ScenarioError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.ruleset import Ruleset, RulesetMeta
+from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
 from domain.rulesets.ships import bot, rules, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
@@ -65,6 +65,12 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             "scenario": scenario.model_dump(mode="json"),
             "data": dataset.model_dump(mode="json"),
         }
+
+    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The recorded scenario with the cards, decks and combat table shipped now, for each
+        part the game took from the bundle (a part of the game's own is kept)."""
+        bundled = resolve_data({}).model_dump(mode="json")
+        return self.resolve_scenario(with_bundled_data(scenario, bundled))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
