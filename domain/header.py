@@ -72,6 +72,27 @@ class SideSpec(_Model):
     controller: str = "human"  # "human", "bot", or a player name; informational
 
 
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class ParentRef(_Model):
+    """The game a variation (a fork, or a rerun saved as one) continues: the parent's id, how
+    many of its events the variation shares (its first ``event`` events, copied unchanged),
+    the parent's genesis digest and its chain digest after that event (the genesis itself at
+    event 0). Re-chaining the variation's first ``event`` events from ``genesis`` gives
+    ``digest`` (``domain.lineage``), so the claim is checkable without the parent.
+
+    ``origin`` is the first game of the line (the parent's own origin, or the parent): a game
+    whose seed is not in its header salts its sealed choices from it (``salt_base``), so a
+    variation re-runs its shared events and opens the choices sealed before the fork."""
+
+    game_id: str
+    event: int = Field(ge=0)
+    genesis: str = Field(pattern=_HEX64)
+    digest: str = Field(pattern=_HEX64)
+    origin: str
+
+
 class GameHeader(_Model):
     game_id: str
     title: str = ""
@@ -80,10 +101,35 @@ class GameHeader(_Model):
     options: dict[str, Any] = Field(default_factory=dict)
     dice: DiceSpec
     sides: list[SideSpec]
+    parent: ParentRef | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_parent(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        # a game that is not a variation keeps its exact form (and genesis digest)
+        body: dict[str, Any] = handler(self)
+        if self.parent is None:
+            body.pop("parent", None)
+        return body
 
     def genesis_digest(self) -> str:
         """Start of the hash chain: the digest of the header itself."""
         return sha256_hex(canonical_json(self.model_dump(mode="json")))
+
+    @property
+    def salt_base(self) -> str:
+        """What a ruleset salts its bots' sealed choices from (``domain.sealed``): the seed
+        when the header carries it, else the id of the first game of the line (this game, or
+        its ``parent.origin``), so a variation seals exactly as the game it continues."""
+        if self.dice.seed is not None:
+            return str(self.dice.seed)
+        return self.parent.origin if self.parent is not None else self.game_id
+
+    @property
+    def origin(self) -> str:
+        """The first game of this game's line of variations (itself when it is not one)."""
+        return self.parent.origin if self.parent is not None else self.game_id
 
     @property
     def scenario_id(self) -> str:
