@@ -97,6 +97,12 @@ class SealedSeed(RecordError):
     code = "sealed_seed"
 
 
+class LineageError(RecordError):
+    """A variation's header names a parent its events, or the parent itself, do not match."""
+
+    code = "parent"
+
+
 class SignatureError(WakeError):
     """A key file cannot be used, or a record's signature does not hold."""
 

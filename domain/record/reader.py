@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from domain import safe_json
 from domain.engine import Fact, new_game
-from domain.errors import RecordError, WakeError, validation_summary
+from domain.errors import LineageError, RecordError, WakeError, validation_summary
 from domain.events import CommandIssued
 from domain.record.model import (
     FORMAT_ID,
@@ -121,6 +121,7 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         )
     record = _structure(body, source)
     check_chain(record, source)
+    _check_lineage(record, source)
     checked_seed(record.header.dice, record.seed_reveal, source)
     try:
         expected = build_record(record.header, record.events, record.seed_reveal)
@@ -179,6 +180,16 @@ def check_chain(record: Record, source: str = "record") -> None:
             state = apply_fact(state, fact)
         except RecordError as exc:
             raise RecordError(f"{source}: {exc.message}") from exc
+
+
+def _check_lineage(record: Record, source: str) -> None:
+    """A variation's shared events must be the prefix its header names (``domain.lineage``)."""
+    from domain.lineage import check_prefix
+
+    try:
+        check_prefix(record.header, record.events)
+    except LineageError as exc:
+        raise LineageError(f"{source}: {exc.message}") from None
 
 
 def _kind(mode: int) -> str:
