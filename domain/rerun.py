@@ -28,6 +28,7 @@ from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, rep
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
 from domain.header import GameHeader
+from domain.lineage import as_variation, with_parent
 from domain.ruleset import get_ruleset
 
 #: At most this many differing payload fields are listed for one event.
@@ -225,7 +226,7 @@ def _one_line(text: str) -> str:
 def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
     """The header of the rerun: the recorded one with the ruling's options and data applied,
     a game id derived from the original and the ruling, and a title that says it is a rerun
-    (the header has no field for a parent game; the title carries it).
+    (``rerun`` then names the original as its ``parent``: a rerun is a variation).
 
     Options are merged over the recorded ones and validated by the ruleset; the header keeps
     the merged options as given (not re-filled with today's defaults), so an older version's
@@ -460,7 +461,10 @@ def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = N
         RecordError, UnknownRuleset: the record cannot be re-run at all.
     """
     ruling = ruling or Ruling()
-    header = rerun_header(original, ruling) if ruling.options or ruling.data else original
+    changed = bool(ruling.options or ruling.data)
+    # a ruling's line is a variation of the record: its parent (id and origin) is set before
+    # the run, since sealed choices are salted from the origin; the shared prefix after it
+    header = with_parent(rerun_header(original, ruling), original) if changed else original
     orders = recorded_orders(facts)
     session = Session(header)
     stream = None
@@ -502,6 +506,8 @@ def rerun(original: GameHeader, facts: Sequence[Fact], ruling: Ruling | None = N
         recorded_end: LineEnd | None = line_end(replay(original, facts, check=False))
     except WakeError:
         recorded_end = None
+    if changed:  # the parent is the record at the last event before the first difference
+        header, produced = as_variation(original, facts, header, produced)
     return RerunReport(
         original=original,
         header=header,
