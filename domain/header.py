@@ -83,8 +83,8 @@ class ParentRef(_Model):
     ``digest`` (``domain.lineage``), so the claim is checkable without the parent.
 
     ``origin`` is the first game of the line (the parent's own origin, or the parent): a game
-    whose seed is not in its header salts its sealed choices from it (``salt_base``), so a
-    variation re-runs its shared events and opens the choices sealed before the fork."""
+    whose seed is not in its header salts its bots' sealed choices from it (``salt_base``), so
+    the bots of a variation can open the choices sealed before the fork."""
 
     game_id: str
     event: int = Field(ge=0)

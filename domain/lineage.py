@@ -166,6 +166,7 @@ class LineageReport:
 
     checked: ParentCheck
     parent: ParentRef | None
+    note: str = ""  # why the parent was not available, when it was looked for
 
     def describe(self) -> str:
         ref = self.parent
@@ -176,7 +177,11 @@ class LineageReport:
             return f"{at}: parent prefix checked against the stored parent"
         if self.checked == "file":
             return f"{at}: parent prefix checked against the parent record given"
-        return f"{at}: parent not available: prefix consistent with the digest named in the header"
+        why = f" ({self.note})" if self.note else ""
+        return (
+            f"{at}: parent not available{why}: prefix consistent with the digest named in "
+            "the header"
+        )
 
 
 def check_prefix(header: GameHeader, facts: Sequence[Fact]) -> None:

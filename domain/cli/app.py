@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.fork import fork_command, variations_command
 from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
@@ -45,6 +46,7 @@ from domain.engine import (
 )
 from domain.errors import (
     InvalidCommand,
+    LineageError,
     NoSuchEvent,
     RecordDivergence,
     RecordError,
@@ -667,15 +669,34 @@ def verify(
         Path | None,
         typer.Option(help="public key (PEM): require its valid signature of each record's head"),
     ] = None,
+    parent: Annotated[
+        list[Path] | None,
+        typer.Option("--parent", help="a variation's parent record, to check its prefix against"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
     event, and every signature a record carries and whether it holds. A stored game's snapshots
-    are checked against its events too. Exit status 1 if a valid record diverges, cannot be
-    re-run (its seed is sealed and not revealed) or a signature does not hold (with ``--key``:
-    no valid signature by that key), 2 if a file cannot be read or is not a valid record."""
+    are checked against its events too. A variation (fork) is checked against its parent when
+    the parent is at hand (``--parent FILE``, or in the store given with ``--store`` /
+    WAKE_STORE), and the output says whether it was. Exit status 1 if a valid record diverges,
+    cannot be re-run (its seed is sealed and not revealed), a signature does not hold (with
+    ``--key``: no valid signature by that key) or the parent at hand is not the one it names,
+    2 if a file cannot be read or is not a valid record."""
     from domain.audit import audit_game
     from domain.record import signing
+    from domain.variations import check_lineage
+
+    parents = parent or []
+    explicit_store = store or os.environ.get("WAKE_STORE")
+
+    def lineage(header: GameHeader, facts: list[Any], st: GameStore | None, label: str) -> None:
+        try:
+            checked = check_lineage(header, facts, store=st, parents=parents)
+        except LineageError as exc:
+            raise ParentFailure(exc.message) from None
+        if checked.parent is not None:
+            notes.setdefault(label, []).append(checked.describe())
 
     with _errors():
         public = signing.load_public_key(key) if key is not None else None
@@ -686,6 +707,8 @@ def verify(
         def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
             rec = read_record_file(path, strict=strict)
             report = verify_record(rec, progress=advance)
+            parent_store = GameStore(explicit_store) if explicit_store else None
+            lineage(rec.header, list(rec.events), parent_store, str(path))
             lines = notes.setdefault(str(path), [])
             for sig in signing.check_signatures(rec):
                 lines.append(sig.describe())
@@ -707,7 +730,9 @@ def verify(
         for game_id in game:
 
             def check_game(advance: Callable[[int, int], Any], gid: str = game_id) -> VerifyReport:
-                return audit_game(st, gid, progress=advance)
+                report = audit_game(st, gid, progress=advance)
+                lineage(*st.facts(gid), st, f"game {gid}")
+                return report
 
             checks.append((f"game {game_id}", check_game))
     if not checks:
@@ -733,6 +758,9 @@ def verify(
             except SignatureFailure as exc:
                 diverged += 1
                 _say(progress, f"{label}: SIGNATURE - {exc.message}")
+            except ParentFailure as exc:
+                diverged += 1
+                _say(progress, f"{label}: PARENT MISMATCH - {exc.message}")
             except SealedSeed as exc:
                 diverged += 1
                 _say(progress, f"{label}: NOT RE-RUN - {exc.message}")
@@ -756,6 +784,13 @@ class SignatureFailure(WakeError):
     not hold."""
 
     code = "signature"
+
+
+class ParentFailure(WakeError):
+    """A variation reads and re-runs, but the parent at hand (a file given, or the stored
+    game) is not the one its header names: altered, or another game."""
+
+    code = "parent"
 
 
 @app.command("reveal-seed")
@@ -1014,6 +1049,8 @@ def demo(
 
 app.command("rerun")(rerun_command)
 app.command("report")(report_command)
+app.command("fork")(fork_command)
+app.command("variations")(variations_command)
 
 
 def _internal(exc: BaseException) -> str:
