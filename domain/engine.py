@@ -544,7 +544,7 @@ def bot_secret(header: GameHeader, seed: int | None) -> str | None:
     of its sealed orders and open them early. None for any other game, or without the seed."""
     if seed is None or header.dice.commitment is None:
         return None
-    message = f"wake-bot-salts:{header.game_id}".encode()
+    message = f"wake-bot-salts:{header.origin}".encode()  # a fork seals as its line does
     return hmac.new(str(seed).encode("ascii"), message, hashlib.sha256).hexdigest()
 
 

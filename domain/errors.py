@@ -104,6 +104,12 @@ class SealedSeed(RecordError):
     code = "sealed_seed"
 
 
+class LineageError(RecordError):
+    """A variation's header names a parent its events, or the parent itself, do not match."""
+
+    code = "parent"
+
+
 class SignatureError(WakeError):
     """A key file cannot be used, or a record's signature does not hold."""
 
@@ -140,7 +146,8 @@ def validation_summary(exc: Exception, limit: int = 3) -> str:
     for err in found[:limit]:
         where = ""
         for part in err["loc"]:
-            where += f"[{part}]" if isinstance(part, int) else f"{'.' if where else ''}{part}"
+            name = str(part) if str(part).isprintable() else repr(part)  # a key "\n": one line
+            where += f"[{part}]" if isinstance(part, int) else f"{'.' if where else ''}{name}"
         parts.append(f"{where or '(top level)'}: {' '.join(str(err['msg']).split())}")
     more = f" (and {len(found) - limit} more)" if len(found) > limit else ""
     return "; ".join(parts) + more

@@ -77,6 +77,27 @@ class SideSpec(_Model):
     controller: str = "human"  # "human", "bot", or a player name; informational
 
 
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class ParentRef(_Model):
+    """The game a variation (a fork, or a rerun saved as one) continues: the parent's id, how
+    many of its events the variation shares (its first ``event`` events, copied unchanged),
+    the parent's genesis digest and its chain digest after that event (the genesis itself at
+    event 0). Re-chaining the variation's first ``event`` events from ``genesis`` gives
+    ``digest`` (``domain.lineage``), so the claim is checkable without the parent.
+
+    ``origin`` is the first game of the line (the parent's own origin, or the parent): a game
+    whose seed is not in its header salts its bots' sealed choices from it (``salt_base``), so
+    the bots of a variation can open the choices sealed before the fork."""
+
+    game_id: str
+    event: int = Field(ge=0)
+    genesis: str = Field(pattern=_HEX64)
+    digest: str = Field(pattern=_HEX64)
+    origin: str
+
+
 class GameHeader(_Model):
     game_id: str
     title: str = ""
@@ -89,14 +110,18 @@ class GameHeader(_Model):
     #: sorted ``json`` (games made before format 2), 2 = RFC 8785 (JCS). Left out of the
     #: serialised header when 1, so format-1 headers keep their exact form and digest.
     format_version: Literal[1, 2] = 1
+    parent: ParentRef | None = None
 
     @model_serializer(mode="wrap")
-    def _without_format_1(
+    def _without_defaults_of_old_headers(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
+        # a format-1 game, or one that is not a variation, keeps its exact form (and genesis)
         body: dict[str, Any] = handler(self)
         if self.format_version == 1:
             body.pop("format_version", None)
+        if self.parent is None:
+            body.pop("parent", None)
         return body
 
     @property
@@ -107,6 +132,20 @@ class GameHeader(_Model):
     def genesis_digest(self) -> str:
         """Start of the hash chain: the digest of the header itself."""
         return sha256_hex(self.encode(self.model_dump(mode="json")))
+
+    @property
+    def salt_base(self) -> str:
+        """What a ruleset salts its bots' sealed choices from (``domain.sealed``): the seed
+        when the header carries it, else the id of the first game of the line (this game, or
+        its ``parent.origin``), so a variation seals exactly as the game it continues."""
+        if self.dice.seed is not None:
+            return str(self.dice.seed)
+        return self.parent.origin if self.parent is not None else self.game_id
+
+    @property
+    def origin(self) -> str:
+        """The first game of this game's line of variations (itself when it is not one)."""
+        return self.parent.origin if self.parent is not None else self.game_id
 
     @property
     def scenario_id(self) -> str:

@@ -32,6 +32,7 @@ from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, rep
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
 from domain.header import GameHeader
+from domain.lineage import as_variation, with_parent
 from domain.ruleset import get_ruleset
 
 #: At most this many differing payload fields are listed for one event.
@@ -244,7 +245,7 @@ def _one_line(text: str) -> str:
 def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
     """The header of the rerun: the recorded one with the ruling's options and data applied,
     a game id derived from the original and the ruling, and a title that says it is a rerun
-    (the header has no field for a parent game; the title carries it).
+    (``rerun`` then names the original as its ``parent``: a rerun is a variation).
 
     Options are merged over the recorded ones and validated by the ruleset; the header keeps
     the merged options as given (not re-filled with today's defaults), so an older version's
@@ -513,7 +514,9 @@ def rerun(
         RecordError, UnknownRuleset: the record cannot be re-run at all.
     """
     ruling = ruling or Ruling()
-    header = rerun_header(original, ruling) if ruling.given else original
+    # a ruling's line is a variation of the record: its parent (id and origin) is set before
+    # the run, since sealed choices are salted from the origin; the shared prefix after it
+    header = with_parent(rerun_header(original, ruling), original) if ruling.given else original
     recorded_facts = [upcast_fact(original.ruleset.id, fact) for fact in facts]
     orders = recorded_orders(recorded_facts)
     session = Session(header, seed=seed)
@@ -556,6 +559,8 @@ def rerun(
         recorded_end: LineEnd | None = line_end(replay(original, facts, check=False))
     except WakeError:
         recorded_end = None
+    if ruling.given:  # the parent is the record at the last event before the first difference
+        header, produced = as_variation(original, facts, header, produced)
     return RerunReport(
         original=original,
         header=header,

@@ -45,6 +45,7 @@ from domain.engine import (
 )
 from domain.errors import GameNotFound, RecordError, SignatureError, StoreError
 from domain.header import GameHeader
+from domain.lineage import check_prefix
 from domain.pgstore import is_postgres, postgres_env, setup_lock
 from domain.record.model import MAX_SIGNATURES, Signature
 from domain.record.signing import check_chain_signature
@@ -260,11 +261,13 @@ class GameStore(Application[UUID]):
         the record reveals none, without it (it can then be read but not played on).
 
         Raises:
-            RecordError: a fact does not chain or decode; nothing is stored.
+            RecordError: a fact does not chain or decode, or (a variation) its shared events
+                are not the prefix its header names; nothing is stored.
             StoreError: a game with that id already exists; nothing is stored.
         """
         facts = list(facts)
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
+        check_prefix(header, facts)  # a variation continues the prefix its header names
         game = Game.start(header)
         game.record(facts)
         seed = self._seed(header, secret, True) if secret is not None else None
@@ -563,6 +566,17 @@ class GameStore(Application[UUID]):
                     "played (wake verify --game tells more)"
                 ) from exc
         return header, facts
+
+    def header(self, game_id: str) -> GameHeader:
+        """The game's header alone (its first row), without reading its facts.
+
+        Raises:
+            GameNotFound: no such game.
+        """
+        topic, body = next(self._stored(self._uid(game_id), lte=1), ("", {}))
+        if topic != CREATED_TOPIC:
+            raise self._not_found(game_id)
+        return GameHeader.model_validate(body["header"])
 
     def game_ids(self) -> list[str]:
         """Ids of every stored game, oldest first."""

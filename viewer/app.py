@@ -47,6 +47,7 @@ from viewer.loading import (
 from viewer.safe_text import escape_markdown as _md
 from viewer.safe_text import escape_plotly
 from viewer.timeline import Timeline
+from viewer.variations import variations_panel
 
 UMPIRE = "Umpire (everything)"
 LOG_ROWS = 500  # rows sent to the browser: keeps a scrub step independent of game length
@@ -704,6 +705,7 @@ def main() -> None:
     with explain_col:
         _explain_panel(tl, event, viewer)
     _charts(tl, event)
+    variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
     _log(tl, event, viewer)
     _exports(tl, game, event)
 

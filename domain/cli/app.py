@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.fork import fork_command, variations_command
 from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
@@ -44,6 +45,7 @@ from domain.engine import (
 )
 from domain.errors import (
     InvalidCommand,
+    LineageError,
     NoSuchEvent,
     RecordDivergence,
     RecordError,
@@ -687,19 +689,38 @@ def verify(
     every: Annotated[
         bool, typer.Option("--all", help="every game in the store (--store / WAKE_STORE)")
     ] = False,
+    parent: Annotated[
+        list[Path] | None,
+        typer.Option("--parent", help="a variation's parent record, to check its prefix against"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Re-run record files (or stored games) through the engine; report the first differing
     event, and every signature a record carries and whether it holds. A stored game's snapshots
-    are checked against its events too. Exit status 1 if a valid record diverges, cannot be
-    re-run (its seed is sealed and not revealed) or a signature does not hold (with ``--key``:
-    no valid signature by that key), 2 if a file cannot be read or is not a valid record.
+    are checked against its events too. A variation (fork) is checked against its parent when
+    the parent is at hand (``--parent FILE``, or in the store given with ``--store`` /
+    WAKE_STORE), and the output says whether it was. Exit status 1 if a valid record diverges,
+    cannot be re-run (its seed is sealed and not revealed), a signature does not hold (with
+    ``--key``: no valid signature by that key) or the parent at hand is not the one it names,
+    2 if a file cannot be read or is not a valid record.
     With ``--rerun``: each game re-decided with the current version of its ruleset and the data
     it ships now, UNCHANGED or CHANGED (where, both versions, the rule, the first order that
     became illegal) and a summary; exit 0 if none changed, 1 if some did, 2 if some input
     could not be read (docs/disputes.md)."""
     from domain.audit import audit_game
     from domain.record import signing
+    from domain.variations import check_lineage
+
+    parents = parent or []
+    explicit_store = store or os.environ.get("WAKE_STORE")
+
+    def lineage(header: GameHeader, facts: list[Any], st: GameStore | None, label: str) -> None:
+        try:
+            checked = check_lineage(header, facts, store=st, parents=parents)
+        except LineageError as exc:
+            raise ParentFailure(exc.message) from None
+        if checked.parent is not None:
+            notes.setdefault(label, []).append(checked.describe())
 
     if rerun:
         _verify_rerun(files or [], game or [], every=every, strict=strict, key=key, store=store)
@@ -712,6 +733,8 @@ def verify(
         def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
             rec = read_record_file(path, strict=strict)
             report = verify_record(rec, progress=advance)
+            parent_store = GameStore(explicit_store) if explicit_store else None
+            lineage(rec.header, list(rec.events), parent_store, str(path))
             _check_signatures(rec, public, notes.setdefault(str(path), []))
             return report
 
@@ -726,6 +749,7 @@ def verify(
 
             def check_game(advance: Callable[[int, int], Any], gid: str = game_id) -> VerifyReport:
                 report = audit_game(st, gid, progress=advance)
+                lineage(*st.facts(gid), st, f"game {gid}")
                 header, facts = st.facts(gid)
                 rec = build_record(header, facts, signatures=st.signatures(gid))
                 _check_signatures(rec, public, notes.setdefault(f"game {gid}", []))
@@ -755,6 +779,9 @@ def verify(
             except SignatureFailure as exc:
                 diverged += 1
                 _say(progress, f"{label}: SIGNATURE - {exc.message}")
+            except ParentFailure as exc:
+                diverged += 1
+                _say(progress, f"{label}: PARENT MISMATCH - {exc.message}")
             except SealedSeed as exc:
                 diverged += 1
                 _say(progress, f"{label}: NOT RE-RUN - {exc.message}")
@@ -823,6 +850,13 @@ class SignatureFailure(WakeError):
     not hold."""
 
     code = "signature"
+
+
+class ParentFailure(WakeError):
+    """A variation reads and re-runs, but the parent at hand (a file given, or the stored
+    game) is not the one its header names: altered, or another game."""
+
+    code = "parent"
 
 
 @app.command("reveal-seed")
@@ -1099,6 +1133,8 @@ def demo(
 
 app.command("rerun")(rerun_command)
 app.command("report")(report_command)
+app.command("fork")(fork_command)
+app.command("variations")(variations_command)
 
 
 def _internal(exc: BaseException) -> str:

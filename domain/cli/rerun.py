@@ -65,6 +65,18 @@ def load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
     return GameStore(store).facts(game)
 
 
+def _stored_original(game: str, store: str | None) -> tuple[GameHeader, list[Fact], str]:
+    """The game a saved rerun is a variation of, in the store (a record file is imported
+    first, as ``wake fork`` does): its header, facts and id."""
+    from domain.store import GameStore
+    from domain.variations import stored_game
+
+    st = GameStore(store)
+    game_id = stored_game(st, game)
+    header, facts = st.facts(game_id)
+    return header, facts, game_id
+
+
 def rerun_command(
     game: Annotated[str, typer.Argument(help="a record file (*.wake.json) or a stored game's id")],
     option: Annotated[
@@ -80,13 +92,19 @@ def rerun_command(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="save the rerun as a record file")
     ] = None,
+    save: Annotated[
+        bool,
+        typer.Option("--save", help="store the rerun as a variation of GAME (GAME is stored too)"),
+    ] = False,
     store: Annotated[
         str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE), for a game id")
     ] = None,
 ) -> None:
     """Re-decide a game's orders with the same dice under another ruling (an option or your own
     data) and report the first event that changes, the first order that becomes illegal, and
-    how both lines end. Exit 0: identical; 1: the game changes; 2: bad input."""
+    how both lines end. With ``--save`` the rerun is stored as a variation of GAME (its
+    parent: GAME at the last event before the first difference). Exit 0: identical; 1: the
+    game changes; 2: bad input."""
     from domain.record import write_record
     from domain.rerun import Ruling, rerun
 
@@ -101,17 +119,35 @@ def rerun_command(
             data=_load_data(data) if data is not None else None,
             data_label=data.name if data is not None else "",
         )
-        header, facts = load_game(game, store)
+        saved = ""
+        if save:
+            header, facts, saved = _stored_original(game, store)
+        else:
+            header, facts = load_game(game, store)
         report = rerun(header, facts, ruling)
         if output is not None:
             try:
                 write_record(report.header, report.facts, output)
             except OSError as exc:
                 raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
+        if save:
+            from domain.store import GameStore
+            from domain.variations import save_rerun
+
+            _, new = save_rerun(GameStore(store), report)
+            ref = report.header.parent
+            at = f" after event {ref.event}" if ref is not None else ""
+            saved = (
+                f"stored the rerun as game {report.header.game_id}, a variation of {saved}{at}"
+                if new
+                else f"the rerun is already stored as game {report.header.game_id}"
+            )
     except WakeError as exc:
         bad_input(exc)
     for line in report.lines():
         typer.echo(line)
     if output is not None:
         typer.echo(f"saved the rerun as {output} (game {report.header.game_id})")
+    if save:
+        typer.echo(saved)
     raise typer.Exit(0 if report.identical else 1)

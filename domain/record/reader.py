@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from domain import safe_json
 from domain.canonical import jcs
 from domain.engine import Fact, GameState, decode, new_game
-from domain.errors import RecordError, WakeError, validation_summary
+from domain.errors import LineageError, RecordError, WakeError, validation_summary
 from domain.events import CommandIssued
 from domain.record.model import (
     FORMAT_ID,
@@ -127,6 +127,7 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
             f"{record.header.format_version} (its digests could not be checked by either rule)"
         )
     check_chain(record, source)
+    _check_lineage(record, source)
     checked_seed(record.header.dice, record.seed_reveal, source)
     try:
         expected = build_record(record.header, record.events, record.seed_reveal)
@@ -216,6 +217,16 @@ def _check_typed(state: GameState, fact: Fact, source: str) -> None:
             f"{source}: event {fact.seq} ({fact.topic}): field {wrong!r} is not of its event's "
             "type (format 2 reads payloads strictly: no coercion)"
         )
+
+
+def _check_lineage(record: Record, source: str) -> None:
+    """A variation's shared events must be the prefix its header names (``domain.lineage``)."""
+    from domain.lineage import check_prefix
+
+    try:
+        check_prefix(record.header, record.events)
+    except LineageError as exc:
+        raise LineageError(f"{source}: {exc.message}") from None
 
 
 def _kind(mode: int) -> str:

@@ -70,8 +70,8 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def initial_state(self, header: GameHeader) -> ArmadaState:
         scenario, data = load_resolved(header.scenario)
-        seed = header.dice.seed
-        salt_base = str(seed) if seed is not None else header.game_id
+        # the seed, or the line's first game id: a variation seals as its parent did
+        salt_base = header.salt_base
         return initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:

@@ -101,13 +101,12 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         dataset = DataSet.model_validate(resolved["data"])
         scenario = load_scenario(resolved["scenario"], dataset)
         state = initial_state(scenario, dataset)
-        seed = header.dice.seed
         legacy = LEGACY_READINGS.get(header.ruleset.version, {})
         return state.model_copy(
             update={
                 "options": IronOakOptions.model_validate({**legacy, **header.options}),
                 "rules_version": version_tuple(header.ruleset.version),
-                "salt_base": str(seed) if seed is not None else header.game_id,
+                "salt_base": header.salt_base,  # a variation seals as its parent did
                 "physical_dice": header.dice.mode == "physical",
             }
         )

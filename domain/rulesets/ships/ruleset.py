@@ -86,14 +86,13 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         dataset = DataSet.model_validate(resolved["data"])
         scenario = load_scenario(resolved["scenario"], dataset)
         players = {p.id: Player(id=p.id, name=p.name, deck_id=p.deck) for p in scenario.players}
-        seed = header.dice.seed
         return ShipsState(
             scenario=scenario,
             data=dataset,
             options=ShipsOptions.model_validate(header.options),
             seating=tuple(p.id for p in scenario.players),
             players=players,
-            salt_base=str(seed) if seed is not None else header.game_id,
+            salt_base=header.salt_base,  # a variation seals as its parent did
             physical=header.dice.mode == "physical",
         )
 
