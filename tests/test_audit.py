@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from domain.audit import audit_game
 from domain.cli.app import app
-from domain.errors import GameNotFound, RecordDivergence, StoreError
+from domain.errors import GameNotFound, RecordError, StoreError
 from domain.store import SNAPSHOT_INTERVAL, GameStore
 from tests.helpers import bot_game, small_scenario
 
@@ -53,7 +53,8 @@ def test_clean_game_passes_with_its_counts(location: str) -> None:
 
 
 def test_altered_roll_is_named_by_event(tmp_path: Path) -> None:
-    """A dice face changed in the store (digest left alone) diverges at that event."""
+    """A dice face changed in the store (digest left alone) is named by its event: reading the
+    game's facts checks every digest, before anything is re-run (issue 12, gap 8)."""
     path = str(tmp_path / "a.sqlite3")
     store, gid, _ = stored(path)
     _, facts = store.facts(gid)
@@ -64,7 +65,7 @@ def test_altered_roll_is_named_by_event(tmp_path: Path) -> None:
         faces[0] = faces[0] % 10 + 1
 
     _rewrite(path, "stored_events", roll.seq + 1, change)
-    with pytest.raises(RecordDivergence, match=f"event {roll.seq} differs"):
+    with pytest.raises(RecordError, match=f"event {roll.seq} .*digest does not match"):
         audit_game(store, gid)
 
 

@@ -49,6 +49,9 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.GameSeed/1",  # a committed-seed game's secret seed (domain.seed_commit)
         "wake.GameSeed.Created/1",
         "wake.GameSeed.Revealed/1",
+        "wake.GameSignatures/1",  # signatures kept with a stored game (domain.record.signing)
+        "wake.GameSignatures.Created/1",
+        "wake.GameSignatures.Added/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 
