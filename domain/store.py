@@ -532,10 +532,9 @@ class GameStore(Application[UUID]):
 
     def _annotations(self, game_id: str) -> GameAnnotations | None:
         try:
-            notes = self.repository.get(annotations_stream_id(game_id))
+            return cast(GameAnnotations, self.repository.get(annotations_stream_id(game_id)))
         except AggregateNotFoundError:
             return None
-        return cast(GameAnnotations, notes)
 
     def annotation_history(self, game_id: str) -> list[tuple[Annotation, Withdrawal | None]]:
         """Every annotation written on the game, in order, each with its withdrawal (or None).
