@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
 from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
 from domain.dice import ScriptedDice
@@ -459,7 +460,7 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal)
+                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.annotations or ())
                 _say(progress, f"{path}: imported as {rec.header.game_id}")
             except WakeError as exc:
                 failed += 1
@@ -486,15 +487,16 @@ def export(
     store: StoreOpt = None,
 ) -> None:
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
-    has ended, or after ``wake reveal-seed``); with ``--as SIDE``, the events as that side may
-    see them (other players' hands and sealed choices redacted). A redacted export cannot be
-    verified: only the umpire's record carries every fact."""
+    has ended, or after ``wake reveal-seed``; its standing annotations are in it too); with
+    ``--as SIDE``, the events as that side may see them (other players' hands and sealed
+    choices redacted; no annotations). A redacted export cannot be verified: only the
+    umpire's record carries every fact."""
     with _errors():
         st = GameStore(store)
         header, facts = st.facts(game_id)
         if as_side is None:
             reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
-            text = write_record(header, facts, output, reveal)
+            text = write_record(header, facts, output, reveal, st.annotations(game_id))
         else:
             state = new_game(header)
             _check_side(state, as_side)
@@ -953,7 +955,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal)
+                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.annotations or ())
             progress.advance(task)
 
 
@@ -1014,6 +1016,9 @@ def demo(
 
 app.command("rerun")(rerun_command)
 app.command("report")(report_command)
+app.command("annotate")(annotate_command)
+app.command("annotations")(annotations_command)
+app.command("withdraw-annotation")(withdraw_command)
 
 
 def _internal(exc: BaseException) -> str:

@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
@@ -18,10 +19,13 @@ from domain.seed_commit import SeedSecret
 
 
 def build_record(
-    header: GameHeader, facts: Sequence[Fact], seed_reveal: SeedSecret | None = None
+    header: GameHeader,
+    facts: Sequence[Fact],
+    seed_reveal: SeedSecret | None = None,
+    annotations: Sequence[Annotation] = (),
 ) -> Record:
     """Assemble the record of a game from its header and facts (and the revealed seed of a
-    game whose header commits to it)."""
+    game whose header commits to it, and its standing annotations)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -54,6 +58,7 @@ def build_record(
         chance=chance,
         events=list(facts),
         seed_reveal=seed_reveal,
+        annotations=list(annotations) or None,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -62,10 +67,13 @@ def build_record(
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    # a record without a reveal or signatures is written exactly as before they existed
+    # a record without a reveal, signatures or annotations is written exactly as before they
+    # existed
     absent = {"seed_reveal"} if record.seed_reveal is None else set()
     if not record.signatures:
         absent.add("signatures")
+    if not record.annotations:
+        absent.add("annotations")
     body = record.model_dump(mode="json", exclude=absent or None)
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
@@ -75,8 +83,10 @@ def write_record(
     facts: Sequence[Fact],
     path: Path | None = None,
     seed_reveal: SeedSecret | None = None,
+    annotations: Sequence[Annotation] = (),
 ) -> str:
-    """Render (and with ``path``, atomically write) the record of a game; returns its text.
+    """Render (and with ``path``, atomically write) the record of a game (with its standing
+    ``annotations``, if any); returns its text.
 
     The text goes to a new temporary file beside ``path``, which then replaces ``path``; if
     anything fails the temporary file is removed and ``path`` is untouched.
@@ -84,7 +94,7 @@ def write_record(
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts, seed_reveal))
+    text = dumps(build_record(header, facts, seed_reveal, annotations))
     if path is not None:
         write_text_atomic(text, path)
     return text
