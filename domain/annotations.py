@@ -137,6 +137,22 @@ def check_kind(kind: str) -> Kind:
     return kind  # type: ignore[return-value]
 
 
+def check_author(author: str) -> str:
+    """``author`` trimmed, if it can sign an annotation.
+
+    Raises:
+        AnnotationError: empty, longer than ``MAX_AUTHOR``, or holding a control character.
+    """
+    name = author.strip()
+    try:
+        _plain(name, "the author", lines=False)
+    except ValueError as exc:
+        raise AnnotationError(f"annotation refused: {exc}") from None
+    if len(name) > MAX_AUTHOR:
+        raise AnnotationError(f"annotation refused: the author is longer than {MAX_AUTHOR} chars")
+    return name
+
+
 def new_annotation(
     *,
     number: int,
@@ -247,6 +263,7 @@ __all__ = [
     "Withdrawal",
     "binding_problem",
     "chain_digests",
+    "check_author",
     "check_bindings",
     "check_kind",
     "fit_text",

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from domain.engine import Fact
-from domain.errors import ScenarioError, WakeError
+from domain.errors import AnnotationError, ScenarioError, WakeError
 from domain.header import GameHeader
+
+if TYPE_CHECKING:
+    from domain.rerun import RerunReport
 
 
 def parse_option_pairs(pairs: list[str]) -> dict[str, Any]:
@@ -83,6 +86,15 @@ def rerun_command(
     store: Annotated[
         str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE), for a game id")
     ] = None,
+    annotate: Annotated[
+        str | None,
+        typer.Option(
+            "--annotate",
+            metavar="AUTHOR",
+            help="keep this ruling diff with the stored game: a 'ruling' annotation by AUTHOR "
+            "on the first event that changes (on the game when none does)",
+        ),
+    ] = None,
 ) -> None:
     """Re-decide a game's orders with the same dice under another ruling (an option or your own
     data) and report the first event that changes, the first order that becomes illegal, and
@@ -96,6 +108,8 @@ def rerun_command(
                 "give --option KEY=VALUE or --data FILE (to re-run a record as it was "
                 "recorded, use wake verify)"
             )
+        if annotate is not None:
+            _check_annotatable(game, annotate)
         ruling = Ruling(
             options=parse_option_pairs(option or []),
             data=_load_data(data) if data is not None else None,
@@ -114,4 +128,38 @@ def rerun_command(
         typer.echo(line)
     if output is not None:
         typer.echo(f"saved the rerun as {output} (game {report.header.game_id})")
+    if annotate is not None:
+        _keep_ruling(game, store, annotate, report, len(facts))
     raise typer.Exit(0 if report.identical else 1)
+
+
+def _check_annotatable(game: str, author: str) -> None:
+    """``--annotate`` needs a stored game (a record file is not written to) and an author.
+
+    Raises:
+        AnnotationError: a record file, or an author that cannot sign an annotation.
+    """
+    from domain.annotations import check_author
+
+    if Path(game).exists() or game.endswith(".json"):
+        raise AnnotationError(
+            "--annotate keeps the ruling diff with a stored game: give the game's id "
+            "(`wake import` the record first)"
+        )
+    check_author(author)
+
+
+def _keep_ruling(
+    game: str, store: str | None, author: str, report: RerunReport, events: int
+) -> None:
+    """Save the ruling diff as a ``ruling`` annotation (issue 14) and say where it went."""
+    from domain.annotations import fit_text
+    from domain.rerun import ruling_note
+    from domain.store import GameStore
+
+    event, text = ruling_note(report, events)
+    try:
+        note = GameStore(store).annotate(game, event, "ruling", author, fit_text(text))
+    except WakeError as exc:
+        bad_input(exc)
+    typer.echo(f"kept as annotation #{note.number} on {note.target} (ruling by {note.author})")
