@@ -18,6 +18,7 @@ from domain.errors import AnnotationError, ScenarioError, WakeError
 from domain.header import GameHeader
 
 if TYPE_CHECKING:
+    from domain.annotations import Annotation
     from domain.rerun import RerunReport
 
 
@@ -57,15 +58,25 @@ def _load_data(path: Path) -> Any:
 
 def load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
     """A record file (checked like ``wake verify`` reads it) or a stored game by id."""
+    header, facts, _ = load_annotated_game(game, store)
+    return header, facts
+
+
+def load_annotated_game(
+    game: str, store: str | None
+) -> tuple[GameHeader, list[Fact], list[Annotation]]:
+    """As :func:`load_game`, with the game's standing annotations (issue 14)."""
     from domain.record import read_record_file
 
     path = Path(game)
     if path.exists() or game.endswith(".json"):
         record = read_record_file(path)
-        return record.header, list(record.events)
+        return record.header, list(record.events), list(record.annotations or ())
     from domain.store import GameStore
 
-    return GameStore(store).facts(game)
+    st = GameStore(store)
+    header, facts = st.facts(game)
+    return header, facts, st.annotations(game)
 
 
 def rerun_command(
