@@ -171,6 +171,9 @@ def new_annotation(
             character (one line naming the problem).
     """
     check_kind(kind)
+    for what, value in (("author", author), ("text", text)):
+        if not value.strip():
+            raise AnnotationError(f"annotation refused: the {what} is empty")
     body = {
         "number": number,
         "event": event,
