@@ -21,7 +21,7 @@ from domain.store import GameStore
 from viewer.loading import LoadedGame
 from viewer.safe_text import escape_markdown as _md
 
-CELL_CHARS = 120  # an annotation's text in a log cell is cut here (the panel shows all of it)
+CELL_CHARS = 60  # an annotation's text in a log cell is cut here (the panel shows all of it)
 _FLASH = "_annotation_saved"  # a message shown once after the page reloads with a new annotation
 
 

@@ -564,8 +564,8 @@ def _log(tl: Timeline, event: int, viewer: str | None, notes: Sequence[Annotatio
                 "phase": info.phase,
                 "kind": info.kind,
                 "side": info.side or "",
-                "text": info.seq,  # filled in below for the rows shown
                 **({"annotations": f_note.cell(info.seq)} if notes else {}),
+                "text": info.seq,  # filled in below for the rows shown
             }
         )
     rows.reverse()  # newest (the current event) first
