@@ -37,12 +37,22 @@ GAME = "00000000-0000-4000-8000-000000000001"
 MARKUP = '<script>alert(1)</script> **bold** [link](http://127.0.0.1:9/x)'
 
 
-@pytest.fixture()
-def store(tmp_path: Path) -> GameStore:
-    st = GameStore(str(tmp_path / "notes.sqlite3"))
+def _river_plate(location: str) -> GameStore:
+    st = GameStore(location)
     rec = read_record_file(RIVER_PLATE_RECORD)
     st.import_game(rec.header, rec.events, rec.seed_reveal)
     return st
+
+
+@pytest.fixture()
+def store(location: str) -> GameStore:
+    """River Plate in a fresh store: SQLite, then PostgreSQL (``tests/conftest.location``)."""
+    return _river_plate(location)
+
+
+@pytest.fixture()
+def sqlite_store(tmp_path: Path) -> GameStore:
+    return _river_plate(str(tmp_path / "notes.sqlite3"))
 
 
 def _rows(st: GameStore) -> int:
@@ -245,8 +255,11 @@ def test_signatures_do_not_cover_annotations(store: GameStore) -> None:
     assert [check.valid for check in signing.check_signatures(annotated)] == [True]
 
 
-def test_the_store_audit_flags_an_annotation_bound_to_another_digest(store: GameStore) -> None:
+def test_the_store_audit_flags_an_annotation_bound_to_another_digest(
+    sqlite_store: GameStore,
+) -> None:
     """``wake verify --game``: an annotation row edited behind Wake's back is caught."""
+    store = sqlite_store
     note = store.annotate(GAME, 12, "note", "Ann", "x")
     audit_game(store, GAME)
     other = store.facts(GAME)[1][20].digest
@@ -285,3 +298,21 @@ def test_generated_text_is_made_fit() -> None:
          "time": "2024-01-01T00:00:00Z", "text": text},
         strict=True,
     )  # fmt: skip
+
+
+def test_two_annotators_at_once_both_get_in_numbered_in_turn(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write conflict on the annotations stream is retried on the fresh stream (as orders
+    are): nobody's annotation is lost and numbers stay unique."""
+    store.annotate(GAME, 1, "note", "Ann", "first")
+    other = GameStore(store.location)
+    stale = [store._annotations(GAME)]  # what this writer read before the other one wrote
+    other.annotate(GAME, 2, "note", "Bob", "second")
+    fresh = store._annotations
+    monkeypatch.setattr(store, "_annotations", lambda gid: stale.pop() if stale else fresh(gid))
+    note = store.annotate(GAME, 3, "note", "Cy", "third")
+    assert store.conflicts == 1 and note.number == 3
+    assert [(n.number, n.author) for n in GameStore(store.location).annotations(GAME)] == [
+        (1, "Ann"), (2, "Bob"), (3, "Cy"),
+    ]  # fmt: skip

@@ -689,6 +689,11 @@ def verify(
             rec = read_record_file(path, strict=strict)
             report = verify_record(rec, progress=advance)
             lines = notes.setdefault(str(path), [])
+            if rec.annotations:  # issue 14: read and bound to the chain, never signed
+                lines.append(
+                    f"{len(rec.annotations)} annotation(s), each bound to this chain "
+                    "(commentary: not covered by signatures)"
+                )
             for sig in signing.check_signatures(rec):
                 lines.append(sig.describe())
                 if not sig.valid:
