@@ -74,8 +74,8 @@ def test_annotate_lists_and_exports(store: str, tmp_path: Path) -> None:
     assert wake("export", RIVER_PLATE, "-o", str(target), "--store", store)[0] == 0
     rec = read_record_file(target, strict=True)
     assert [n.number for n in rec.annotations or []] == [1, 2]
-    code, out, _ = wake("verify", str(target))
-    assert code == 0 and "2 annotation(s), each bound to this chain" in out
+    code, out, err = wake("verify", str(target))  # verify reports on stderr, beside its progress
+    assert code == 0 and "2 annotation(s), each bound to this chain" in out + err
     other = str(tmp_path / "other.sqlite3")
     code, out, _ = wake("import", str(target), "--store", other)
     assert code == 0, out
