@@ -146,7 +146,7 @@ def test_a_game_opened_from_a_file_is_kept_with_its_annotations_before_annotatin
     at.run()
     assert not at.exception
     assert "the shot should have missed" in _texts(at)  # the record's annotations are shown
-    assert any("keep it in the store first" in i.value.lower() for i in at.info)
+    assert any("keep it in the store first" in c.value.lower() for c in at.caption)
     assert not any(b.label == "Add annotation" for b in at.button)
     at.sidebar.button(key="keep_game").click().run()
     assert GameStore(other).annotations(GAME) == st.annotations(GAME)

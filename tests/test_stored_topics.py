@@ -49,6 +49,10 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.GameSeed/1",  # a committed-seed game's secret seed (domain.seed_commit)
         "wake.GameSeed.Created/1",
         "wake.GameSeed.Revealed/1",
+        "wake.GameAnnotations/1",  # a game's annotations (issue 14, domain.annotations)
+        "wake.GameAnnotations.Created/1",
+        "wake.GameAnnotations.Added/1",
+        "wake.GameAnnotations.Withdrawn/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 

@@ -142,7 +142,7 @@ def annotations_section(
 def _add_form(game: LoadedGame, store: str | None, event: int) -> None:
     with st.expander("Add an annotation", expanded=False):
         if game.source != "store":
-            st.info(
+            st.caption(  # not an alert: the page's alerts say whether the game is genuine
                 "This game was opened from a file: annotations are kept with a stored game. "
                 "Keep it in the store first (sidebar), then open it under Stored games."
             )
