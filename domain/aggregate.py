@@ -215,6 +215,56 @@ def signatures_stream_id(game_id: str) -> UUID:
     return uuid5(_SIGNATURES_NAMESPACE, game_id)
 
 
+class GameAnnotations(Aggregate):
+    """A game's annotations (issue 14), kept beside the game in the store (their own stream, id
+    ``annotations_stream_id(game_id)``) and never in the game's events: writing one changes
+    neither the game's state nor its chain. Each ``Added`` holds one ``Annotation`` (as JSON),
+    each ``Withdrawn`` one ``Withdrawal``; the models check them when they are read."""
+
+    TOPIC = "wake.GameAnnotations/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.GameAnnotations.Created/1"
+        game_id: str
+
+    class Added(Aggregate.Event):
+        TOPIC = "wake.GameAnnotations.Added/1"
+        annotation: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(GameAnnotations, aggregate).added.append(self.annotation)
+
+    class Withdrawn(Aggregate.Event):
+        TOPIC = "wake.GameAnnotations.Withdrawn/1"
+        withdrawal: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(GameAnnotations, aggregate).withdrawn.append(self.withdrawal)
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.added: list[dict[str, Any]] = []
+        self.withdrawn: list[dict[str, Any]] = []
+
+    @classmethod
+    def start(cls, game_id: str) -> GameAnnotations:
+        return cls._create(cls.Created, id=annotations_stream_id(game_id), game_id=game_id)
+
+    def add(self, annotation: dict[str, Any]) -> None:
+        self.trigger_event(self.Added, annotation=annotation)
+
+    def withdraw(self, withdrawal: dict[str, Any]) -> None:
+        self.trigger_event(self.Withdrawn, withdrawal=withdrawal)
+
+
+_ANNOTATIONS_NAMESPACE: Final = UUID("3b0a7e54-1c2d-4f6e-8a9b-5d4c3e2f1a0b")
+
+
+def annotations_stream_id(game_id: str) -> UUID:
+    """Where the store keeps a game's annotations."""
+    return uuid5(_ANNOTATIONS_NAMESPACE, game_id)
+
+
 _SEED_NAMESPACE: Final = UUID("6f1d3c2e-7a51-4f0e-9a57-2c1b8e0d4a11")
 
 
@@ -242,6 +292,10 @@ STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
         GameSignatures.TOPIC: GameSignatures,
         GameSignatures.Created.TOPIC: GameSignatures.Created,
         GameSignatures.Added.TOPIC: GameSignatures.Added,
+        GameAnnotations.TOPIC: GameAnnotations,
+        GameAnnotations.Created.TOPIC: GameAnnotations.Created,
+        GameAnnotations.Added.TOPIC: GameAnnotations.Added,
+        GameAnnotations.Withdrawn.TOPIC: GameAnnotations.Withdrawn,
     }
 )
 _BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)

@@ -4,7 +4,8 @@ Everyday reads trust the store: they start from the newest snapshot and fold the
 without re-checking them. An audit checks everything those reads take on trust. It exports the
 game as a record and re-runs every order through the engine (the seed or the entered faces give
 the same dice, the rules give the same events, the events chain to the same digests), then folds
-the verified events and compares the state at every snapshot with the snapshot. An umpire settling
+the verified events and compares the state at every snapshot with the snapshot, and checks that
+every annotation (withdrawn ones too) is bound to the game's chain. An umpire settling
 a dispute over a game kept on a shared server runs this (``wake verify --game ID``).
 """
 
@@ -15,6 +16,7 @@ from typing import Any, cast
 from uuid import UUID
 
 from domain.aggregate import Game
+from domain.annotations import binding_problem, chain_digests
 from domain.engine import fold, new_game
 from domain.errors import StoreError
 from domain.record import VerifyReport, build_record, verify_record
@@ -30,12 +32,17 @@ def audit_game(
         GameNotFound: no such game.
         RecordDivergence: the first stored event the engine does not reproduce.
         RecordError: a stored event that cannot be decoded or does not chain.
-        StoreError: a snapshot that differs from the state its events lead to.
+        StoreError: a snapshot that differs from the state its events lead to, or an
+            annotation not bound to the game's chain (issue 14).
     """
     header, facts = store.facts(game_id)
     held = store.secret_seed(game_id)  # the store's own audit may use a sealed seed it keeps
     secret = held[0] if held is not None and header.dice.sealed else None
     report = verify_record(build_record(header, facts, secret), progress=progress)
+    chain = chain_digests(header.genesis_digest(), [fact.digest for fact in facts])
+    problem = binding_problem([note for note, _ in store.annotation_history(game_id)], chain)
+    if problem is not None:
+        raise StoreError(f"game {game_id}: {problem}")
     if store.snapshots is None:
         return report
     snapshots = sorted(store.snapshots.get(UUID(game_id)), key=lambda snap: snap.originator_version)

@@ -116,6 +116,13 @@ class SignatureError(WakeError):
     code = "signature"
 
 
+class AnnotationError(WakeError):
+    """An annotation is refused: an unknown kind, bad text, an event the game does not have,
+    a binding that does not match the game's chain, or a withdrawal by someone else."""
+
+    code = "annotation"
+
+
 class StoreError(WakeError):
     """The store refused an operation (missing game, duplicate game, conflict)."""
 

@@ -574,6 +574,20 @@ def rerun(
     )
 
 
+def ruling_note(report: RerunReport, recorded_events: int) -> tuple[int, str]:
+    """Where and what to keep of a ruling diff as a ``ruling`` annotation (issue 14, ``wake
+    rerun --annotate``): the first event that differs (the last recorded event if the re-run
+    only runs longer), else the recorded event of the first refused order, else 0 (the game:
+    the ruling cannot matter in it); and the report's text without its title line."""
+    if report.divergence is not None:
+        event = min(report.divergence.seq, recorded_events)
+    elif report.refusal is not None:
+        event = report.refusal.seq
+    else:
+        event = 0
+    return event, "\n".join(["ruling diff (wake rerun):", *report.lines()[1:]])
+
+
 __all__ = [
     "Divergence",
     "FieldDiff",
@@ -586,4 +600,5 @@ __all__ = [
     "merge_patch",
     "rerun",
     "rerun_header",
+    "ruling_note",
 ]

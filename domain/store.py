@@ -26,10 +26,20 @@ from pydantic import BaseModel, ConfigDict
 from domain.aggregate import (
     STORED_TOPICS,
     Game,
+    GameAnnotations,
     GameSeed,
     GameSignatures,
+    annotations_stream_id,
     seed_stream_id,
     signatures_stream_id,
+)
+from domain.annotations import (
+    MAX_ANNOTATIONS,
+    Annotation,
+    Withdrawal,
+    check_bindings,
+    new_annotation,
+    now,
 )
 from domain.engine import (
     CommandEnvelope,
@@ -43,7 +53,15 @@ from domain.engine import (
     new_game,
     sealed_dice,
 )
-from domain.errors import GameNotFound, RecordError, SignatureError, StoreError
+from domain.errors import (
+    AnnotationError,
+    GameNotFound,
+    NoSuchEvent,
+    RecordError,
+    SignatureError,
+    StoreError,
+    validation_summary,
+)
 from domain.header import GameHeader
 from domain.lineage import check_prefix
 from domain.pgstore import is_postgres, postgres_env, setup_lock
@@ -255,28 +273,39 @@ class GameStore(Application[UUID]):
         facts: Iterable[Fact],
         secret: SeedSecret | None = None,
         signatures: Sequence[Signature] = (),
+        annotations: Sequence[Annotation] = (),
     ) -> str:
         """Store a whole game in one transaction; the facts are checked before anything is written.
         A committed-seed game is stored with its revealed ``secret`` (marked revealed) or, if
-        the record reveals none, without it (it can then be read but not played on).
+        the record reveals none, without it (it can then be read but not played on). The
+        record's ``annotations`` are stored with it, each checked against the game's chain.
 
         Raises:
             RecordError: a fact does not chain or decode, or (a variation) its shared events
                 are not the prefix its header names; nothing is stored.
+            AnnotationError: an annotation is not bound to this game's chain; nothing is stored.
+            SignatureError: a signature does not hold for this game; nothing is stored.
             StoreError: a game with that id already exists; nothing is stored.
         """
         facts = list(facts)
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
         check_prefix(header, facts)  # a variation continues the prefix its header names
+        check_bindings(annotations, [header.genesis_digest(), *(f.digest for f in facts)])
         game = Game.start(header)
         game.record(facts)
         seed = self._seed(header, secret, True) if secret is not None else None
-        kept = None
+        extra: list[Any] = [seed] if seed is not None else []
         if signatures:
             kept = GameSignatures.start(header.game_id)
             for signature in _checked_signatures(header, facts, signatures, []):
                 kept.add(signature.model_dump(mode="json"))
-        self._save_new(game, header.game_id, seed, kept)
+            extra.append(kept)
+        if annotations:
+            notes = GameAnnotations.start(header.game_id)
+            for note in annotations:
+                notes.add(note.model_dump(mode="json"))
+            extra.append(notes)
+        self._save_new(game, header.game_id, *extra)
         return header.game_id
 
     def signatures(self, game_id: str) -> list[Signature]:
@@ -323,15 +352,9 @@ class GameStore(Application[UUID]):
             seed.reveal()
         return seed
 
-    def _save_new(
-        self,
-        game: Game,
-        game_id: str,
-        seed: GameSeed | None = None,
-        signatures: GameSignatures | None = None,
-    ) -> None:
+    def _save_new(self, game: Game, game_id: str, *beside: Any) -> None:
         try:
-            self.save(game, *[a for a in (seed, signatures) if a is not None])
+            self.save(game, *(aggregate for aggregate in beside if aggregate is not None))
         except IntegrityError as exc:
             raise StoreError(f"a game with id {game_id} is already in the store") from exc
 
@@ -612,3 +635,125 @@ class GameStore(Application[UUID]):
             turn=view.turn,
             result=result,
         )
+
+    # --- annotations (issue 14): a stream beside the game, never part of its chain -----------
+
+    def _annotations(self, game_id: str) -> GameAnnotations | None:
+        try:
+            return cast(GameAnnotations, self.repository.get(annotations_stream_id(game_id)))
+        except AggregateNotFoundError:
+            return None
+
+    def annotation_history(self, game_id: str) -> list[tuple[Annotation, Withdrawal | None]]:
+        """Every annotation written on the game, in order, each with its withdrawal (or None).
+
+        Raises:
+            StoreError: a stored annotation does not read (the store was altered).
+        """
+        return self._history(game_id, self._annotations(game_id))
+
+    @staticmethod
+    def _history(
+        game_id: str, notes: GameAnnotations | None
+    ) -> list[tuple[Annotation, Withdrawal | None]]:
+        if notes is None:
+            return []
+        try:
+            added = [Annotation.model_validate(body, strict=True) for body in notes.added]
+            gone = [Withdrawal.model_validate(body, strict=True) for body in notes.withdrawn]
+        except ValueError as exc:
+            raise StoreError(
+                f"game {game_id}: a stored annotation does not read ({validation_summary(exc)})"
+            ) from None
+        withdrawn = {w.number: w for w in gone}
+        return [(note, withdrawn.get(note.number)) for note in added]
+
+    def annotations(self, game_id: str) -> list[Annotation]:
+        """The game's standing annotations (not withdrawn), in order: what an export carries.
+
+        Raises:
+            StoreError: a stored annotation does not read (the store was altered).
+        """
+        return [note for note, gone in self.annotation_history(game_id) if gone is None]
+
+    def annotate(
+        self,
+        game_id: str,
+        event: int,
+        kind: str,
+        author: str,
+        text: str,
+        *,
+        time: str | None = None,
+    ) -> Annotation:
+        """Write an annotation on event ``event`` of the game (0: the game as a whole), bound to
+        the game's chain digest after that event. The game's own events are not touched.
+
+        Raises:
+            GameNotFound: no such game.
+            NoSuchEvent: the game has no such event.
+            AnnotationError: an unknown kind, bad author or text, or the game's limit reached.
+            StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
+        """
+        length = self.state(game_id).seq
+        if not 0 <= event <= length:
+            raise NoSuchEvent(
+                f"game {game_id} has events 1..{length} (0 = the game as a whole), not {event}"
+            )
+        digest = self.state(game_id, event).head
+        for _ in range(MAX_ATTEMPTS):
+            found = self._annotations(game_id)
+            notes = found if found is not None else GameAnnotations.start(game_id)
+            if len(notes.added) >= MAX_ANNOTATIONS:
+                raise AnnotationError(
+                    f"game {game_id} already has {len(notes.added)} annotations, the limit"
+                )
+            last = max((int(body["number"]) for body in notes.added), default=0)
+            note = new_annotation(
+                number=last + 1,
+                event=event,
+                digest=digest,
+                kind=kind,
+                author=author,
+                text=text,
+                time=time,
+            )
+            notes.add(note.model_dump(mode="json"))
+            try:
+                self.save(notes)
+            except IntegrityError:
+                self.conflicts += 1
+                continue
+            return note
+        raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
+
+    def withdraw_annotation(self, game_id: str, number: int, author: str) -> Annotation:
+        """Withdraw annotation ``number``: only its author may (by name; Wake does not
+        authenticate people, so this guards against mistakes, not against impostors).
+
+        Raises:
+            AnnotationError: no such standing annotation, or another author's.
+            StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
+        """
+        for _ in range(MAX_ATTEMPTS):
+            notes = self._annotations(game_id)
+            history = self._history(game_id, notes)
+            found = next(((n, w) for n, w in history if n.number == number), None)
+            if notes is None or found is None:
+                raise AnnotationError(f"game {game_id} has no annotation #{number}")
+            note, gone = found
+            if gone is not None:
+                raise AnnotationError(f"annotation #{number} was withdrawn at {gone.time}")
+            if note.author != author.strip():
+                raise AnnotationError(
+                    f"annotation #{number} is by {note.author[:40]!r}: only its author may "
+                    "withdraw it"
+                )
+            notes.withdraw(Withdrawal(number=number, author=note.author, time=now()).model_dump())
+            try:
+                self.save(notes)
+            except IntegrityError:
+                self.conflicts += 1
+                continue
+            return note
+        raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")

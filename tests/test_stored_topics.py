@@ -52,6 +52,10 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.GameSignatures/1",  # signatures kept with a stored game (domain.record.signing)
         "wake.GameSignatures.Created/1",
         "wake.GameSignatures.Added/1",
+        "wake.GameAnnotations/1",  # a game's annotations (issue 14, domain.annotations)
+        "wake.GameAnnotations.Created/1",
+        "wake.GameAnnotations.Added/1",
+        "wake.GameAnnotations.Withdrawn/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 

@@ -13,18 +13,21 @@ import itertools
 import logging
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
+from domain.annotations import Annotation
 from domain.engine import decode
 from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
 from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.store import GameStore, store_location
+from viewer import annotations as notes_ui
 from viewer.figures import (
     MAX_TURN_MARKS,
     Highlight,
@@ -124,7 +127,13 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     if sb.button("Keep it in the store", key="keep_game"):
         try:
             kept = [check.signature for check in game.signatures if check.valid]
-            GameStore(store).import_game(game.header, game.facts, game.seed_reveal, signatures=kept)
+            GameStore(store).import_game(
+                game.header,
+                game.facts,
+                game.seed_reveal,
+                signatures=kept,
+                annotations=game.annotations,
+            )
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
             return
@@ -535,15 +544,16 @@ def _charts(tl: Timeline, event: int) -> None:
             st.session_state.setdefault("_figs", {})[key] = fig
 
 
-def _log(tl: Timeline, event: int, viewer: str | None) -> None:
+def _log(tl: Timeline, event: int, viewer: str | None, notes: Sequence[Annotation] = ()) -> None:
     st.subheader("Log")
     sides = sorted({e.side for e in tl.events if e.side})
     units = sorted({u for e in tl.events for u in e.units})
     kinds = sorted({e.kind for e in tl.events})
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3, c4, c5 = st.columns(5)
     f_side = c1.multiselect("Side", sides, key="f_side")
     f_unit = c2.multiselect("Unit", units, key="f_unit")
     f_kind = c3.multiselect("Kind", kinds, key="f_kind")
+    f_note = notes_ui.log_filter(notes, c4, c5)  # annotations (issue 14)
     rows = []
     for info in tl.events[:event]:
         if f_side and info.side not in f_side:
@@ -551,6 +561,8 @@ def _log(tl: Timeline, event: int, viewer: str | None) -> None:
         if f_unit and not set(info.units) & set(f_unit):
             continue
         if f_kind and info.kind not in f_kind:
+            continue
+        if not f_note.keep(info.seq):
             continue
         rows.append(
             {
@@ -560,6 +572,7 @@ def _log(tl: Timeline, event: int, viewer: str | None) -> None:
                 "phase": info.phase,
                 "kind": info.kind,
                 "side": info.side or "",
+                **({"annotations": f_note.cell(info.seq)} if notes else {}),
                 "text": info.seq,  # filled in below for the rows shown
             }
         )
@@ -602,7 +615,9 @@ PNG_NAMES = {
 
 def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
     st.subheader("Export")
-    text = write_record(game.header, game.facts, seed_reveal=game.seed_reveal)  # public only
+    text = write_record(  # public only
+        game.header, game.facts, seed_reveal=game.seed_reveal, annotations=game.annotations
+    )
     st.download_button(
         "Download record (.wake.json)",
         text.encode("utf-8"),
@@ -704,9 +719,11 @@ def main() -> None:
         st.session_state.setdefault("_figs", {})["board"] = figure
     with explain_col:
         _explain_panel(tl, event, viewer)
+        notes_ui.explain_notes(game.annotations, event)
     _charts(tl, event)
     variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
-    _log(tl, event, viewer)
+    _log(tl, event, viewer, game.annotations)
+    notes_ui.annotations_section(game, args.store, event, _go)
     _exports(tl, game, event)
 
 

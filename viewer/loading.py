@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordDivergence, WakeError
 from domain.header import GameHeader
@@ -35,6 +36,7 @@ class LoadedGame:
     seed_reveal: SeedSecret | None = None  # a sealed seed, once revealed (checked on reading)
     # a stored live game's sealed seed: used to re-run it here, never shown or exported
     store_seed: SeedSecret | None = field(default=None, repr=False)
+    annotations: tuple[Annotation, ...] = ()  # standing ones: the store's, or the record's
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,18 @@ def from_store(store_location: str | None, game_id: str) -> LoadedGame:
             private = held[0] if held is not None else None
         kept = store.signatures(game_id)
         checks = tuple(check_signatures(build_record(header, facts, signatures=kept)))
+        notes = tuple(store.annotations(game_id))
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
-    return LoadedGame(header, facts, "store", checks, seed_reveal=reveal, store_seed=private)
+    return LoadedGame(
+        header,
+        facts,
+        "store",
+        checks,
+        seed_reveal=reveal,
+        store_seed=private,
+        annotations=notes,
+    )
 
 
 def from_bytes(data: bytes, name: str) -> LoadedGame:
@@ -117,6 +128,7 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         name,
         tuple(check_signatures(record)),
         record.seed_reveal,
+        annotations=tuple(record.annotations or ()),
     )
 
 

@@ -4,9 +4,11 @@ The page holds the board at that moment (plotly's own HTML with plotly.js embedd
 offline, no CDN), the event and the order behind it in words, the rule with its one-line
 summary, the whole episode (an attack from declaration to end), every roll with its faces,
 modifiers and exact odds, the ruling diffs asked for (``domain.rerun``: the same orders and dice
-under another ruling), and a note that annotations are not part of records yet.
+under another ruling), and the annotations of that event and of the game as a whole (issue 14),
+the ruling diffs kept with ``wake rerun --annotate`` among them.
 
-Every piece of text from the record is HTML-escaped: a record is untrusted input.
+Every piece of text from the record (annotations included) is HTML-escaped: a record is
+untrusted input.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from domain.annotations import Annotation
 from domain.engine import Fact, decode, replay
 from domain.errors import NoSuchEvent
 from domain.explain import Explanation, explain_event, percent
@@ -40,6 +43,7 @@ class ReportRequest:
     event: int
     viewer: str | None = None
     rulings: Sequence[Ruling] = field(default_factory=tuple)
+    annotations: Sequence[Annotation] = field(default_factory=tuple)  # the game's, standing
 
 
 def _e(text: object) -> str:
@@ -109,6 +113,38 @@ def _rulings_html(header: GameHeader, facts: Sequence[Fact], rulings: Sequence[R
     return "\n".join(blocks)
 
 
+def _annotations_html(notes: Sequence[Annotation], event: int) -> str:
+    """The annotations of ``event`` and of the game as a whole, as a table of escaped text."""
+    shown = [n for n in notes if n.event == event] + [n for n in notes if n.event == 0]
+    if not shown:
+        return (
+            "<p>No annotations on this event or on the game (<code>wake annotate GAME EVENT "
+            "--author NAME --kind KIND --text TEXT</code> adds one).</p>"
+        )
+    rows = "".join(
+        f"<tr><td>#{n.number}</td><td>{_e(n.target)}</td><td>{_e(n.kind)}</td>"
+        f"<td>{_e(n.author)}</td><td>{_e(n.time)}</td><td><pre>{_e(n.text)}</pre></td></tr>"
+        for n in shown
+    )
+    return (
+        "<p class='meta'>Commentary kept with the game, outside its hash chain and not covered "
+        "by signatures: each is bound to the chain digest after its event.</p>"
+        "<table class='annotations'><tr><th>#</th><th>on</th><th>kind</th><th>author</th>"
+        f"<th>time (UTC)</th><th>text</th></tr>{rows}</table>"
+    )
+
+
+def _kept_rulings_html(notes: Sequence[Annotation], event: int) -> str:
+    kept = [n for n in notes if n.kind == "ruling" and n.event in (event, 0)]
+    if not kept:
+        return ""
+    listed = ", ".join(f"#{n.number} ({_e(n.target)}, by {_e(n.author)})" for n in kept)
+    return (
+        f"<p>Ruling diffs and rulings kept with the game for this event: {listed}, listed "
+        "under Annotations below.</p>"
+    )
+
+
 def build_report(header: GameHeader, facts: Sequence[Fact], request: ReportRequest) -> str:
     """The report page as HTML text.
 
@@ -148,8 +184,9 @@ def build_report(header: GameHeader, facts: Sequence[Fact], request: ReportReque
         _explanation_html(explanation),
         "<h2>Other rulings (same orders, same dice)</h2>",
         _rulings_html(header, facts, request.rulings),
+        _kept_rulings_html(request.annotations, request.event),
         "<h2>Annotations</h2>",
-        "<p>Records do not carry annotations yet.</p>",
+        _annotations_html(request.annotations, request.event),
     ]
     title = f"Wake dispute report: event {request.event}"
     return (

@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
 from domain.cli.fork import fork_command, variations_command
 from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
@@ -468,7 +469,13 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.signatures or ())
+                st.import_game(
+                    rec.header,
+                    rec.events,
+                    rec.seed_reveal,
+                    rec.signatures or (),
+                    annotations=rec.annotations or (),
+                )
                 kept = len(rec.signatures or ())
                 signed = f" with {kept} signature(s)" if kept else ""
                 _say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
@@ -497,15 +504,23 @@ def export(
     store: StoreOpt = None,
 ) -> None:
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
-    has ended, or after ``wake reveal-seed``); with ``--as SIDE``, the events as that side may
-    see them (other players' hands and sealed choices redacted). A redacted export cannot be
-    verified: only the umpire's record carries every fact."""
+    has ended, or after ``wake reveal-seed``; its standing annotations are in it too); with
+    ``--as SIDE``, the events as that side may see them (other players' hands and sealed
+    choices redacted; no annotations). A redacted export cannot be verified: only the
+    umpire's record carries every fact."""
     with _errors():
         st = GameStore(store)
         header, facts = st.facts(game_id)
         if as_side is None:
             reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
-            text = write_record(header, facts, output, reveal, st.signatures(game_id))
+            text = write_record(
+                header,
+                facts,
+                output,
+                reveal,
+                st.signatures(game_id),
+                annotations=st.annotations(game_id),
+            )
         else:
             state = new_game(header)
             _check_side(state, as_side)
@@ -735,7 +750,13 @@ def verify(
             report = verify_record(rec, progress=advance)
             parent_store = GameStore(explicit_store) if explicit_store else None
             lineage(rec.header, list(rec.events), parent_store, str(path))
-            _check_signatures(rec, public, notes.setdefault(str(path), []))
+            lines = notes.setdefault(str(path), [])
+            if rec.annotations:  # issue 14: read and bound to the chain, never signed
+                lines.append(
+                    f"{len(rec.annotations)} annotation(s), each bound to this chain "
+                    "(commentary: not covered by signatures)"
+                )
+            _check_signatures(rec, public, lines)
             return report
 
         checks.append((str(path), check_file))
@@ -1072,7 +1093,13 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
-                st.import_game(rec.header, rec.events, rec.seed_reveal, rec.signatures or ())
+                st.import_game(
+                    rec.header,
+                    rec.events,
+                    rec.seed_reveal,
+                    rec.signatures or (),
+                    annotations=rec.annotations or (),
+                )
             progress.advance(task)
 
 
@@ -1135,6 +1162,9 @@ app.command("rerun")(rerun_command)
 app.command("report")(report_command)
 app.command("fork")(fork_command)
 app.command("variations")(variations_command)
+app.command("annotate")(annotate_command)
+app.command("annotations")(annotations_command)
+app.command("withdraw-annotation")(withdraw_command)
 
 
 def _internal(exc: BaseException) -> str:

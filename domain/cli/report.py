@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from domain.cli.rerun import bad_input, load_game, parse_option_pairs
+from domain.cli.rerun import bad_input, load_annotated_game, parse_option_pairs
 from domain.errors import ScenarioError, WakeError
 
 
@@ -35,15 +35,19 @@ def report_command(
 ) -> None:
     """Write one self-contained HTML page about one event for an organiser: the board at that
     moment, the order, the full explanation with rule IDs and exact odds, the ruling diffs asked
-    for. It opens offline (plotly.js is embedded)."""
+    for, and the annotations of that event and of the game (ruling diffs kept with
+    ``wake rerun --annotate`` among them). It opens offline (plotly.js is embedded)."""
     from viewer.report import ReportRequest, build_report, report_options
 
     try:
-        header, facts = load_game(game, store)
+        header, facts, notes = load_annotated_game(game, store)
         if side is not None and side not in {s.id for s in header.sides}:
             raise ScenarioError(f"--as: this game has no side {side[:40]!r}")
         request = ReportRequest(
-            event=event, viewer=side, rulings=report_options(parse_option_pairs(option or []))
+            event=event,
+            viewer=side,
+            rulings=report_options(parse_option_pairs(option or [])),
+            annotations=tuple(notes),
         )
         page = build_report(header, facts, request)
         try:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from domain.engine import Fact
-from domain.errors import ScenarioError, WakeError
+from domain.errors import AnnotationError, ScenarioError, WakeError
 from domain.header import GameHeader
+
+if TYPE_CHECKING:
+    from domain.annotations import Annotation
+    from domain.rerun import RerunReport
 
 
 def parse_option_pairs(pairs: list[str]) -> dict[str, Any]:
@@ -54,15 +58,25 @@ def _load_data(path: Path) -> Any:
 
 def load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
     """A record file (checked like ``wake verify`` reads it) or a stored game by id."""
+    header, facts, _ = load_annotated_game(game, store)
+    return header, facts
+
+
+def load_annotated_game(
+    game: str, store: str | None
+) -> tuple[GameHeader, list[Fact], list[Annotation]]:
+    """As :func:`load_game`, with the game's standing annotations (issue 14)."""
     from domain.record import read_record_file
 
     path = Path(game)
     if path.exists() or game.endswith(".json"):
         record = read_record_file(path)
-        return record.header, list(record.events)
+        return record.header, list(record.events), list(record.annotations or ())
     from domain.store import GameStore
 
-    return GameStore(store).facts(game)
+    st = GameStore(store)
+    header, facts = st.facts(game)
+    return header, facts, st.annotations(game)
 
 
 def _stored_original(game: str, store: str | None) -> tuple[GameHeader, list[Fact], str]:
@@ -99,6 +113,15 @@ def rerun_command(
     store: Annotated[
         str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE), for a game id")
     ] = None,
+    annotate: Annotated[
+        str | None,
+        typer.Option(
+            "--annotate",
+            metavar="AUTHOR",
+            help="keep this ruling diff with the stored game: a 'ruling' annotation by AUTHOR "
+            "on the first event that changes (on the game when none does)",
+        ),
+    ] = None,
 ) -> None:
     """Re-decide a game's orders with the same dice under another ruling (an option or your own
     data) and report the first event that changes, the first order that becomes illegal, and
@@ -114,6 +137,8 @@ def rerun_command(
                 "give --option KEY=VALUE or --data FILE (to re-run a record as it was "
                 "recorded, use wake verify)"
             )
+        if annotate is not None:
+            _check_annotatable(game, annotate)
         ruling = Ruling(
             options=parse_option_pairs(option or []),
             data=_load_data(data) if data is not None else None,
@@ -150,4 +175,38 @@ def rerun_command(
         typer.echo(f"saved the rerun as {output} (game {report.header.game_id})")
     if save:
         typer.echo(saved)
+    if annotate is not None:
+        _keep_ruling(game, store, annotate, report, len(facts))
     raise typer.Exit(0 if report.identical else 1)
+
+
+def _check_annotatable(game: str, author: str) -> None:
+    """``--annotate`` needs a stored game (a record file is not written to) and an author.
+
+    Raises:
+        AnnotationError: a record file, or an author that cannot sign an annotation.
+    """
+    from domain.annotations import check_author
+
+    if Path(game).exists() or game.endswith(".json"):
+        raise AnnotationError(
+            "--annotate keeps the ruling diff with a stored game: give the game's id "
+            "(`wake import` the record first)"
+        )
+    check_author(author)
+
+
+def _keep_ruling(
+    game: str, store: str | None, author: str, report: RerunReport, events: int
+) -> None:
+    """Save the ruling diff as a ``ruling`` annotation (issue 14) and say where it went."""
+    from domain.annotations import fit_text
+    from domain.rerun import ruling_note
+    from domain.store import GameStore
+
+    event, text = ruling_note(report, events)
+    try:
+        note = GameStore(store).annotate(game, event, "ruling", author, fit_text(text))
+    except WakeError as exc:
+        bad_input(exc)
+    typer.echo(f"kept as annotation #{note.number} on {note.target} (ruling by {note.author})")

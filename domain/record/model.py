@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.annotations import MAX_ANNOTATIONS, Annotation
 from domain.clock import TIME_PATTERN
 from domain.engine import Fact
 from domain.header import GameHeader
@@ -103,4 +104,10 @@ class Record(_Model):
         default=None,
         max_length=MAX_SIGNATURES,
         description="optional; outside the chain, so adding one changes no digest",
+    )
+    annotations: list[Annotation] | None = Field(
+        default=None,
+        max_length=MAX_ANNOTATIONS,
+        description="optional commentary (issue 14); outside the chain and not signed: each "
+        "is bound to the chain digest after its event",
     )

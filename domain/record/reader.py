@@ -1,7 +1,8 @@
 """Read records: untrusted input, plain JSON only, every problem reported as a ``RecordError``.
 
 Checks, in order: size, JSON, format id and version, structure (schema), the hash chain over the
-events, and that the derived ``commands``/``chance`` sections agree with the events. ``strict``
+events, that the derived ``commands``/``chance`` sections agree with the events, and that every
+annotation is bound to the chain digest after its event. ``strict``
 mode (for fixtures) also requires the canonical text form, so hand-edited files are caught.
 """
 
@@ -16,6 +17,7 @@ from uuid import UUID
 from pydantic import BaseModel, ValidationError
 
 from domain import safe_json
+from domain.annotations import MAX_ANNOTATIONS, Annotation, binding_problem, chain_digests
 from domain.canonical import jcs
 from domain.engine import Fact, GameState, decode, new_game
 from domain.errors import LineageError, RecordError, WakeError, validation_summary
@@ -78,6 +80,22 @@ def _structure(body: dict[str, Any], source: str) -> Record:
                     f"{source}: invalid record: {name}[{i}] ({where}): {_first_error(exc)}"
                 ) from None
         items[name] = checked
+    notes = body.get("annotations")
+    if isinstance(notes, list):  # outside the chain, but read as strictly as the rest
+        if len(notes) > MAX_ANNOTATIONS:
+            raise RecordError(
+                f"{source}: {len(notes)} annotations, more than the limit of {MAX_ANNOTATIONS}"
+            )
+        checked = []
+        for i, item in enumerate(notes):
+            try:
+                checked.append(Annotation.model_validate(item, strict=True))
+            except ValidationError as exc:
+                problem = _first_error(exc).replace("Value error, ", "")
+                raise RecordError(
+                    f"{source}: invalid record: annotations[{i}] (annotation {i + 1}): {problem}"
+                ) from None
+        items["annotations"] = checked
     try:
         record = Record.model_validate({**body, **items}, strict=True)
     except ValidationError as exc:
@@ -143,6 +161,13 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         raise RecordError(f"{source}: the chance section does not match the events{where}")
     if expected.chain != record.chain:
         raise RecordError(f"{source}: the chain summary (genesis/head/length) does not match")
+    if record.annotations is not None:
+        if not record.annotations:
+            raise RecordError(f"{source}: an empty annotations section (leave it out instead)")
+        chain = chain_digests(record.chain.genesis, [fact.digest for fact in record.events])
+        problem = binding_problem(record.annotations, chain)
+        if problem is not None:
+            raise RecordError(f"{source}: {problem}")
     if strict and dumps(record) != raw.decode("utf-8"):
         raise RecordError(
             f"{source}: strict mode: not in canonical form (edited by hand? re-export it with "

@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordError
 from domain.events import CommandIssued, DiceRolled
@@ -22,9 +23,11 @@ def build_record(
     facts: Sequence[Fact],
     seed_reveal: SeedSecret | None = None,
     signatures: Sequence[Signature] = (),
+    annotations: Sequence[Annotation] = (),
 ) -> Record:
     """Assemble the record of a game from its header and facts (and the revealed seed of a
-    game whose header commits to it, and the signatures kept with it)."""
+    game whose header commits to it, the signatures kept with it and its standing
+    annotations)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -63,6 +66,7 @@ def build_record(
         events=list(facts),
         seed_reveal=seed_reveal,
         signatures=list(signatures) or None,
+        annotations=list(annotations) or None,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -71,10 +75,13 @@ def build_record(
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    # a record without a reveal or signatures is written exactly as before they existed
+    # a record without a reveal, signatures or annotations is written exactly as before they
+    # existed
     absent = {"seed_reveal"} if record.seed_reveal is None else set()
     if not record.signatures:
         absent.add("signatures")
+    if not record.annotations:
+        absent.add("annotations")
     body = record.model_dump(mode="json", exclude=absent or None)
     if record.format_version == 1:  # format 1 had no times: its text stays as it was
         for command in body["commands"]:
@@ -88,8 +95,10 @@ def write_record(
     path: Path | None = None,
     seed_reveal: SeedSecret | None = None,
     signatures: Sequence[Signature] = (),
+    annotations: Sequence[Annotation] = (),
 ) -> str:
-    """Render (and with ``path``, atomically write) the record of a game; returns its text.
+    """Render (and with ``path``, atomically write) the record of a game (with its standing
+    ``annotations``, if any); returns its text.
 
     The text goes to a new temporary file beside ``path``, which then replaces ``path``; if
     anything fails the temporary file is removed and ``path`` is untouched.
@@ -97,7 +106,7 @@ def write_record(
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts, seed_reveal, signatures))
+    text = dumps(build_record(header, facts, seed_reveal, signatures, annotations))
     if path is not None:
         write_text_atomic(text, path)
     return text

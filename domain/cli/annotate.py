@@ -1,0 +1,120 @@
+"""``wake annotate``, ``wake annotations``, ``wake withdraw-annotation``: comments on a stored
+game's events (issue 14; the model is ``domain.annotations``, the stream ``GameStore.annotate``).
+
+Exit status: 0 on success, 2 with one line on stderr for bad input (an unknown game, event or
+kind, an empty or over-long text, a control character, another author's annotation). Text is
+printed as it was written: control characters (terminal escapes included) are refused when an
+annotation is written and when it is read back, so none reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from domain.annotations import KINDS, Annotation, Withdrawal, check_kind, select
+from domain.cli.rerun import bad_input
+from domain.errors import NoSuchEvent, WakeError
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
+_KIND_HELP = "one of " + ", ".join(KINDS)
+
+
+def annotate_command(
+    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    event: Annotated[int, typer.Argument(help="the event, as `wake log` numbers it; 0 = the game")],
+    author: Annotated[str, typer.Option(help="who writes it (a name)")],
+    kind: Annotated[str, typer.Option(help=_KIND_HELP)],
+    text: Annotated[str, typer.Option(help="plain text (line feeds allowed, at most 4000 chars)")],
+    store: StoreOpt = None,
+) -> None:
+    """Annotate an event of a stored game (or the game as a whole, event 0): a ruling, a note,
+    or a marker (disputed, blunder, lucky). The annotation is bound to the game's chain digest
+    after that event; the game's own events and chain are not touched. Exported records carry
+    it (outside the chain, not covered by signatures)."""
+    from domain.store import GameStore
+
+    try:
+        check_kind(kind)
+        note = GameStore(store).annotate(game, event, kind, author, text)
+    except WakeError as exc:
+        bad_input(exc)
+    typer.echo(f"annotation #{note.number} on {note.target} of game {game} ({note.kind})")
+
+
+def _print(note: Annotation, gone: Withdrawal | None) -> None:
+    withdrawn = f" (withdrawn {gone.time})" if gone is not None else ""
+    typer.echo(
+        f"#{note.number}  {note.target}  {note.kind}  by {note.author}  {note.time}{withdrawn}"
+    )
+    for line in note.text.split("\n"):
+        typer.echo(f"    {line}")
+
+
+def annotations_command(
+    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    event: Annotated[
+        int | None, typer.Option(help="only those on this event (0 = on the game)")
+    ] = None,
+    kind: Annotated[list[str] | None, typer.Option(help=f"only this kind ({_KIND_HELP})")] = None,
+    author: Annotated[list[str] | None, typer.Option(help="only by this author")] = None,
+    withdrawn: Annotated[bool, typer.Option(help="also list withdrawn annotations")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="as JSON (a list)")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """List a stored game's annotations, oldest first (filters combine; --kind and --author
+    may be repeated)."""
+    from domain.store import GameStore
+
+    try:
+        for one in kind or []:
+            check_kind(one)
+        st = GameStore(store)
+        length = st.state(game).seq  # an unknown game is refused here
+        if event is not None and not 0 <= event <= length:
+            raise NoSuchEvent(
+                f"game {game} has events 1..{length} (0 = the game as a whole), not {event}"
+            )
+        history = st.annotation_history(game)
+    except WakeError as exc:
+        bad_input(exc)
+    wanted = {
+        n.number
+        for n in select(
+            [n for n, _ in history], event=event, kinds=kind or (), authors=author or ()
+        )
+    }
+    rows = [(n, w) for n, w in history if n.number in wanted and (withdrawn or w is None)]
+    if as_json:
+        body = []
+        for note, gone in rows:
+            item = note.model_dump(mode="json")
+            if withdrawn:
+                item["withdrawn"] = gone.time if gone is not None else None
+            body.append(item)
+        typer.echo(json.dumps(body, ensure_ascii=False, indent=1))
+        return
+    if not rows:
+        typer.echo(f"no annotations on game {game} match")
+        return
+    for note, gone in rows:
+        _print(note, gone)
+
+
+def withdraw_command(
+    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    number: Annotated[int, typer.Argument(help="the annotation's number (`wake annotations`)")],
+    author: Annotated[str, typer.Option(help="its author: only the author may withdraw it")],
+    store: StoreOpt = None,
+) -> None:
+    """Withdraw an annotation (its author only). It stays in the store's history (`wake
+    annotations --withdrawn`) but is no longer shown or exported."""
+    from domain.store import GameStore
+
+    try:
+        note = GameStore(store).withdraw_annotation(game, number, author)
+    except WakeError as exc:
+        bad_input(exc)
+    typer.echo(f"annotation #{note.number} on {note.target} of game {game} withdrawn")
