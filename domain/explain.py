@@ -64,6 +64,7 @@ class CommandLine:
     command: dict[str, Any]
     dice: list[int] | None
     sentence: str = ""  # the order in words (``Ruleset.describe_order``), no secrets
+    notes: tuple[str, ...] = ()  # what the order's cards do (``Ruleset.order_notes``)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,9 @@ class Explanation:
     # odds in ``p_outcome`` and how they arise in ``odds``; shown as they are
     chance: str | None = None
     chance_note: str = ""
+    # the other rolls of the same order and the event each decided (a hit and the critical it
+    # led to, a critical and its table roll): read together, they are one ruling
+    linked: list[str] = field(default_factory=list)
 
 
 EPISODE_LIMIT = 400
@@ -238,6 +242,7 @@ def explain_event(
             issued.command,
             issued.dice,
             ruleset.describe_order(issued.command),
+            tuple(ruleset.order_notes(state_before.rules, issued.command)),
         )
     rule = event.rule_id()
     rolls: list[RollExplanation] = []
@@ -267,7 +272,48 @@ def explain_event(
         episode=steps,
         chance=chance if isinstance(chance, str) else None,
         chance_note=note if isinstance(note, str) else "",
+        linked=_linked_rolls(state_before, facts, index, {r.seq for r in rolls}, viewer),
     )
+
+
+LINKED_LIMIT = 12
+"""The most linked rolls listed (an order of a big game may throw hundreds)."""
+
+
+def _linked_rolls(
+    state: GameState, facts: Sequence[Fact], index: int, shown: set[int | None], viewer: str | None
+) -> list[str]:
+    """One line per other roll of the explained event's order, nearest first, each with the
+    event it decided (the first event after it that is not a roll)."""
+    fact = facts[index]
+    if fact.command is None:
+        return []
+    ruleset = state.ruleset
+    same: list[int] = []
+    for i in range(index - 1, -1, -1):  # back to the order itself
+        if facts[i].command != fact.command:
+            break
+        same.append(i)
+    for i in range(index + 1, len(facts)):
+        if facts[i].command != fact.command:
+            break
+        same.append(i)
+    lines: list[tuple[int, str]] = []
+    for i in same:
+        other = facts[i]
+        if other.topic != DiceRolled.TOPIC or other.seq in shown:
+            continue
+        seen = ruleset.redact(decode(state, other), viewer)
+        if not isinstance(seen, DiceRolled):
+            continue
+        decided = next((f for f in facts[i + 1 :] if f.topic != DiceRolled.TOPIC), None)
+        then = ""
+        if decided is not None and decided.command == fact.command:
+            shown_event = ruleset.redact(decode(state, decided), viewer)
+            then = f" -> event {decided.seq}: {ruleset.describe(shown_event)}"
+        lines.append((abs(i - index), f"event {other.seq}: {ruleset.describe(seen)}{then}"))
+    lines.sort(key=lambda pair: pair[0])
+    return [text for _, text in lines[:LINKED_LIMIT]]
 
 
 def explanation_lines(ex: Explanation) -> list[str]:
@@ -284,6 +330,8 @@ def explanation_lines(ex: Explanation) -> list[str]:
             f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
             f"{ex.command.sentence or ex.command.command}{dice}"
         )
+        for note in ex.command.notes:
+            lines.append(f"    {note}")
     if ex.episode:
         lines.append("")
         lines.append(f"  the whole episode ({len(ex.episode)} events):")
@@ -294,6 +342,10 @@ def explanation_lines(ex: Explanation) -> list[str]:
     if ex.chance is not None:
         note = f" ({ex.chance_note})" if ex.chance_note else ""
         lines.append(f"  chance of this outcome: {percent(ex.chance)}{note}")
+    if ex.linked:
+        lines.append("")
+        lines.append("  other rolls of this order (and the event each decided):")
+        lines.extend(f"    {text}" for text in ex.linked)
     for roll in ex.rolls:
         lines.append("")
         where = f" (event {roll.seq})" if roll.seq is not None else ""

@@ -167,6 +167,12 @@ class Ruleset(ABC, Generic[S, C]):
         such as a sealed dial's salt left out). A ruleset may say it better."""
         return order_sentence(command)
 
+    def order_notes(self, state: S, command: Mapping[str, Any]) -> list[str]:
+        """Lines that say what an order (its JSON form, as the viewer may see it) brings into
+        play that its sentence only names: what each card played with it does, for
+        explanations. Default: none."""
+        return []
+
     def with_bot_secret(self, state: S, secret: str) -> S:
         """``state`` as the bot sees it where a secret is known that the players do not know:
         the secret seed of a committed-seed game (``domain.engine.bot_secret``). A ruleset whose

@@ -443,6 +443,8 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}: "
             f"{_md(ex.command.sentence)}"
         )
+        if ex.command.notes:  # what the order's cards do (plain text from data files)
+            st.text("\n".join(ex.command.notes))
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
         st.markdown(f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}")
@@ -477,6 +479,9 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
                 f"**{_md(percent(roll.p_outcome))}** · chance of success "
                 f"{_md(percent(roll.p_success))}"
             )
+    if ex.linked:
+        st.caption("Other rolls of this order, and the event each decided")
+        st.text("\n".join(ex.linked))
 
 
 TOP_UNITS = 12  # units the per-unit damage chart shows at first: the most damaged at the end

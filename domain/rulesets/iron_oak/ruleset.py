@@ -136,6 +136,21 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def bot_command(self, state: IronOakState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
+    def order_notes(self, state: IronOakState, command: Mapping[str, Any]) -> list[str]:
+        """What each action card named in the order does (IO-7.0; the bundled deck's texts
+        are provisional and say so)."""
+        notes: list[str] = []
+        for card_id in _card_ids(command):
+            try:
+                card = state.data.cards.get(card_id)
+            except KeyError:
+                continue
+            mark = " (provisional text)" if "effect" in card.provisional else ""
+            line = f"card {card.name}: {card.effect}{mark}"
+            if line not in notes:
+                notes.append(line)
+        return notes
+
     def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
         return state.model_copy(update={"salt_base": secret})
@@ -178,3 +193,19 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             if kind == "declare_fire" or kind == "respond_fire" or kind == "respond_movement":
                 return event  # cards played are public once played
         return event
+
+
+def _card_ids(value: Any) -> list[str]:
+    """The action cards an order names: ``card``, ``discard`` and ``draw`` fields at any depth
+    (a hidden card is not in the order as another side sees it)."""
+    found: list[str] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key in ("card", "discard", "draw") and isinstance(item, str):
+                found.append(item)
+            else:
+                found.extend(_card_ids(item))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found.extend(_card_ids(item))
+    return found
