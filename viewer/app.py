@@ -42,7 +42,7 @@ from viewer.loading import (
     list_games,
 )
 from viewer.safe_text import escape_markdown as _md
-from viewer.scrubber import Encoded, build_payload, encode, scrubber
+from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
 from viewer.timeline import Timeline
 
 UMPIRE = "Umpire (everything)"
@@ -200,29 +200,31 @@ def _navigation(key: str, tl: Timeline, viewer: str | None) -> int:
     the position the server catches up with: the user's settled position, or the URL's when it
     changed behind the app's back (Back/Forward, an edited link). Returns the event."""
     length = tl.length
+    payload_id, encoded = _payload(key, viewer if tl.ruleset.meta.hidden_information else None, tl)
+    widget = f"scrubber-{payload_id}"  # a new game or view: a new component and payload
+    moved = as_position(st.session_state.get(widget))
+    token = int(st.session_state.get("_nav_token", 0))
     url_event = _url_event()
     if "event" not in st.session_state:
         _move_to(length if url_event is None else url_event)
-    elif url_event is not None and url_event != st.session_state.get("_url_event"):
-        _move_to(url_event)
-    st.session_state["event"] = max(0, min(int(st.session_state["event"]), length))
-    token = int(st.session_state.get("_nav_token", 0))
-    payload_id, encoded = _payload(key, viewer if tl.ruleset.meta.hidden_information else None, tl)
-    moved = scrubber(
-        encoded,
-        payload_id=payload_id,
-        event=int(st.session_state["event"]),
-        token=token,
-        key=f"scrubber-{payload_id}",  # a new game or view: a new component and payload
-    )
-    if (
+    elif (
         moved is not None
         and moved["token"] == token
         and moved["game"] == tl.header.game_id
         and moved["n"] != st.session_state.get("_scrub_n")
-    ):
+    ):  # the user moved: this rerun's URL may predate the app's last write of it
         st.session_state["_scrub_n"] = moved["n"]
-        st.session_state["event"] = max(0, min(moved["event"], length))
+        st.session_state["event"] = moved["event"]
+    elif url_event is not None and url_event != st.session_state.get("_url_event"):
+        _move_to(url_event)  # Back/Forward, or an edited link
+    st.session_state["event"] = max(0, min(int(st.session_state["event"]), length))
+    scrubber(
+        encoded,
+        payload_id=payload_id,
+        event=int(st.session_state["event"]),
+        token=int(st.session_state.get("_nav_token", 0)),
+        key=widget,
+    )
     event = int(st.session_state["event"])
     st.session_state["_url_event"] = event
     if st.query_params.get("event") != str(event):

@@ -63,6 +63,22 @@ def component_dir() -> Path:
 _component = components.declare_component("wake_scrubber", path=str(component_dir()))
 
 
+def as_position(value: Any) -> Position | None:
+    """The component's value (``st.session_state[key]``) as a :class:`Position`, or ``None``
+    (no move yet, or not a value of ours)."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return Position(
+            event=int(value["event"]),
+            token=int(value["token"]),
+            n=int(value["n"]),
+            game=str(value["game"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def scrubber(
     encoded: Encoded, *, payload_id: str, event: int, token: int, key: str
 ) -> Position | None:
@@ -77,17 +93,15 @@ def scrubber(
         key=key,
         default=None,
     )
-    if not isinstance(value, dict):
-        return None
-    try:
-        return Position(
-            event=int(value["event"]),
-            token=int(value["token"]),
-            n=int(value["n"]),
-            game=str(value["game"]),
-        )
-    except (KeyError, TypeError, ValueError):
-        return None  # not ours: ignored
+    return as_position(value)
 
 
-__all__ = ["Encoded", "Position", "build_payload", "component_dir", "encode", "scrubber"]
+__all__ = [
+    "Encoded",
+    "Position",
+    "as_position",
+    "build_payload",
+    "component_dir",
+    "encode",
+    "scrubber",
+]
