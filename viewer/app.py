@@ -201,7 +201,7 @@ def _navigation(key: str, tl: Timeline, viewer: str | None) -> int:
     changed behind the app's back (Back/Forward, an edited link). Returns the event."""
     length = tl.length
     payload_id, encoded = _payload(key, viewer if tl.ruleset.meta.hidden_information else None, tl)
-    widget = f"scrubber-{payload_id}"  # a new game or view: a new component and payload
+    widget = "scrubber"  # one component: another game or view only sends another payload
     moved = as_position(st.session_state.get(widget))
     token = int(st.session_state.get("_nav_token", 0))
     url_event = _url_event()

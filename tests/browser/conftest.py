@@ -225,6 +225,9 @@ def page(
 
     On failure a screenshot ``FAILED-<test>.png`` is saved next to the others.
     """
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=IDLE_TIMEOUT_MS)  # the scrubber's first draw loads plotly.js
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(IDLE_TIMEOUT_MS)
     pg = context.new_page()

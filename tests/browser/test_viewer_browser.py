@@ -419,7 +419,7 @@ def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) ->
     ]
     missing = [s for s in expected if s not in text]
     assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
-    expect(page.get_by_text("depth 5", exact=False).first).to_be_visible()
+    expect(scrubber(page).get_by_text("depth 5", exact=False).first).to_be_visible()
     shot(page, artifacts, f"09-iron-oak-gunnery-event-{fact.seq}")
 
 
@@ -522,7 +522,8 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
     expect(panel).not_to_contain_text(", ".join(drawn["P1"].payload["cards"]))
     shot(page, artifacts, "12-ships-four-players-p2-view")
     page.goto(f"{server.url}/?game={rec.header.game_id}&event={drawn['P2'].seq}")
-    wait_idle(page, position_text(drawn["P2"].seq, length))
+    expect(position_line(page)).to_have_text(position_text(drawn["P2"].seq, length))
+    wait_idle(page)
     page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
     wait_idle(page)
     expect(panel).to_contain_text(", ".join(drawn["P2"].payload["cards"]))  # its own cards

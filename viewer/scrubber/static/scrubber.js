@@ -708,7 +708,7 @@
       annotations: marks.map(([t, s]) => ({ x: s, y: 1, text: `T${t}`, showarrow: false, yanchor: 'bottom', xanchor: 'left', font: { size: 10 } })),
       dragmode: false,
     };
-    Plotly.newPlot($('strip'), traces, layout, { displayModeBar: false, responsive: true });
+    Plotly.react($('strip'), traces, layout, { displayModeBar: false, responsive: true });
     addCursor($('strip'));
   }
   function seriesFor(key) {
@@ -746,7 +746,8 @@
     chartsDrawn[key] = true;
   }
   function addCursor(node) {
-    if (node.querySelector('.cursor')) return;
+    if (node.wakeCursor) return;
+    node.wakeCursor = true;
     const line = el('div', 'cursor');
     line.append(el('span'));
     node.append(line);
@@ -796,6 +797,7 @@
     const damaged = ranked.slice(0, TOP_UNITS).filter((n) => last(all[n]) > 0);
     unitsShown = new Set(damaged.length ? damaged : ranked.slice(0, TOP_UNITS));
     const box = document.querySelector('#unit-pick > div');
+    box.textContent = '';
     document.querySelector('#unit-pick > summary').textContent = `Units shown (the ${TOP_UNITS} most damaged at first)`;
     for (const name of ranked) {
       const label = el('label');
@@ -854,10 +856,6 @@
       moveRows.push(row);
     });
     list.append(frag);
-    list.addEventListener('click', (e) => {
-      const row = e.target.closest('.move');
-      if (row) go(Number(row.dataset.seq));
-    });
     const choices = {
       side: [...new Set(P.events.map((e) => e[1]).filter(Boolean))].sort(),
       unit: [...new Set(P.events.flatMap((e) => e[2]))].sort(),
@@ -867,6 +865,8 @@
       const what = box.dataset.filter;
       const inner = box.querySelector('div');
       inner.textContent = '';
+      filters[what].clear();
+      box.querySelector('summary').textContent = `${what[0].toUpperCase()}${what.slice(1)}: all`;
       for (const value of choices[what]) {
         const label = el('label');
         const input = el('input');
@@ -918,6 +918,19 @@
   }
 
   // --- start ---------------------------------------------------------------------------------------
+  function init() {
+    const slider = $('slider');
+    slider.addEventListener('input', () => go(Number(slider.value)));
+    for (const b of document.querySelectorAll('[data-go]')) b.addEventListener('click', () => go(target(b.dataset.go)));
+    for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+    $('moves').addEventListener('click', (e) => {
+      const row = e.target.closest('.move');
+      if (row) go(Number(row.dataset.seq));
+    });
+    new ResizeObserver(fitHeight).observe(document.body);
+  }
+
+  /** A game (or another view of it) arrived: everything drawn once per game is built here. */
   function start(data) {
     P = data;
     length = P.length;
@@ -928,19 +941,18 @@
     $('loading').hidden = true;
     $('controls').hidden = false;
     $('app').setAttribute('aria-busy', 'false');
-    const slider = $('slider');
-    slider.max = String(length);
-    slider.addEventListener('input', () => go(Number(slider.value)));
-    for (const b of document.querySelectorAll('[data-go]')) b.addEventListener('click', () => go(target(b.dataset.go)));
-    for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+    $('slider').max = String(length);
+    current = null;
+    chartsDrawn = {};
     buildUnitPick();
     buildMoves();
     drawStrip();
     showTab(activeTab);
     drawn = -1;
-    new ResizeObserver(fitHeight).observe(document.body);
     fitHeight();
   }
+
+  init();
 
   send('streamlit:componentReady', { apiVersion: 1 });
 })();
