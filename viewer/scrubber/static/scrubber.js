@@ -207,9 +207,11 @@
     schedule();
   }
 
+  let stepStart = 0;
   function schedule() {
     showPosition(); // the text first: cheap, and never behind the key
     if (scheduled) return;
+    stepStart = performance.now();
     scheduled = requestAnimationFrame(render);
   }
   function render() {
@@ -222,8 +224,10 @@
     moveCursors(n);
     markMove(n);
     $('slider').value = String(n);
-    $('board').dataset.event = String(n);
     updateButtons(n);
+    const board = $('board');
+    board.dataset.event = String(n);
+    board.dataset.stepMs = (performance.now() - stepStart).toFixed(1); // for the benchmark
   }
 
   const KEYS = {
