@@ -596,7 +596,6 @@ def test_swa_pass_the_bot_passes_while_the_enemy_is_far(armada: ArmadaRuleset) -
 def test_swa_3_3_obstructed_squadrons_are_not_engaged(armada: ArmadaRuleset) -> None:
     """SWA-3.3 / SWA-RRG "Engagement": two enemy squadrons at distance 1 are engaged unless the
     line of sight between them is obstructed (here by a station between them)."""
-
     def squadrons(obstacles: list[dict[str, Any]]) -> Game:
         return Game(
             scenario(
