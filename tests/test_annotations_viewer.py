@@ -6,6 +6,7 @@ keeps the record's annotations.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -59,18 +60,29 @@ def _button(at: AppTest, label: str) -> Any:
     return next(b for b in at.button if b.label == label)
 
 
+def _move_list_notes(at: AppTest) -> dict[str, Any]:
+    """What the scrubber's move list (the log) is given: annotated events and the filter."""
+    args: dict[str, Any] = json.loads(at.get("component_instance")[0].proto.json_args)
+    notes: dict[str, Any] = args["notes"]
+    return notes
+
+
 def test_the_log_lists_and_filters_annotations(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move list (the log, drawn in the browser) shows each annotated event's
+    annotations as plain text and, with the annotation filter set, keeps only those events."""
     at = _app(store, monkeypatch, 30)
-    log = at.dataframe[0].value
-    cell = log.loc[log["event"] == 12, "annotations"].iloc[0]
-    assert cell.startswith("#1 disputed (Ann): the shot should have missed see PL-4b")
-    assert log.loc[log["event"] == 13, "annotations"].iloc[0] == ""
+    notes = _move_list_notes(at)
+    assert notes["text"]["12"].startswith(
+        "#1 disputed (Ann): the shot should have missed see PL-4b"
+    )
+    assert "13" not in notes["text"] and notes["only"] is False
     at.multiselect(key="f_note_kind").set_value(["disputed"]).run()
-    assert list(at.dataframe[0].value["event"]) == [12]
+    notes = _move_list_notes(at)
+    assert list(notes["text"]) == ["12"] and notes["only"] is True
     at.multiselect(key="f_note_kind").set_value([]).run()
     at.multiselect(key="f_note_author").set_value(["Bob"]).run()
-    assert list(at.dataframe[0].value["event"]) == [20]  # the game's note is not a log row
-    listed = at.dataframe[1].value  # the annotations table under the log: the filter applies
+    assert list(_move_list_notes(at)["text"]) == ["20"]  # the game's note is not a log row
+    listed = at.dataframe[0].value  # the annotations table: the filter applies
     assert list(listed["#"]) == [2, 3] and list(listed["event"]) == [0, 20]
 
 
@@ -103,8 +115,7 @@ def test_an_annotation_added_from_the_form_is_stored_and_listed(
         4, 15, "blunder", "Cy",
     )  # fmt: skip
     assert any("Added annotation #4 on event 15" in _plain(s.value) for s in at.success)
-    log = at.dataframe[0].value
-    assert log.loc[log["event"] == 15, "annotations"].iloc[0].startswith("#4 blunder (Cy)")
+    assert _move_list_notes(at)["text"]["15"].startswith("#4 blunder (Cy)")
     assert "left the flank open" in _texts(at)
 
 

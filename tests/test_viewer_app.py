@@ -1,11 +1,13 @@
-"""Viewer logic with Streamlit's AppTest (no browser): game picking, URL position, navigation,
-charts with cursors, explain panel, log filters, and untrusted uploads through the reader."""
+"""Viewer logic with Streamlit's AppTest (no browser): game picking, URL position, the scrubber's
+arguments and payload, the server catching up with the position the scrubber settles on (and
+with Back/Forward), explain panel, and untrusted uploads through the reader."""
 
 from __future__ import annotations
 
 import base64
 import json
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -47,74 +49,88 @@ def _plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
-def _position(at: AppTest) -> str:
+def _explained(at: AppTest) -> str:
+    """The Explain panel's first line ("**Event N** — ..."), as read."""
     return _plain(next(m.value for m in at.markdown if m.value.startswith("**Event ")))
 
 
-def _figure(at: AppTest, index: int) -> dict[str, Any]:
-    return json.loads(at.get("plotly_chart")[index].proto.spec)
+def _scrub(at: AppTest) -> dict[str, Any]:
+    """The scrubber component's arguments."""
+    args: dict[str, Any] = json.loads(at.get("component_instance")[0].proto.json_args)
+    return args
 
 
-def _button(at: AppTest, label: str) -> Any:
-    return next(b for b in at.button if b.label == label)
+def _payload(at: AppTest) -> dict[str, Any]:
+    """What the scrubber received once: the game's frames, texts and series."""
+    data: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(_scrub(at)["payload"])))
+    return data
+
+
+def _settle(at: AppTest, event: int, n: int, token: int | None = None) -> None:
+    """The scrubber reports the position the user settled on (as ``setComponentValue``)."""
+    args = _scrub(at)
+    at.session_state[args["key"]] = {
+        "event": event,
+        "token": args["token"] if token is None else token,
+        "n": n,
+        "game": _payload(at)["game"],
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _event_param(at: AppTest) -> str:
+    value = at.query_params["event"]
+    return str(value[0] if isinstance(value, list) else value)
 
 
 def test_opens_stored_game_at_url_position(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="150")
-    assert _position(at).startswith("**Event 150 / 291**")
+    assert _scrub(at)["event"] == 150
+    assert _explained(at).startswith("**Event 150** — ")
     assert at.title[0].value.startswith("River Plate")
-    assert at.slider[0].value == 150
-    assert at.query_params["event"] == ["150"] or at.query_params["event"] == "150"
+    assert _event_param(at) == "150"
+    assert _payload(at)["length"] == 291
 
 
-def test_buttons_move_by_event_turn_and_swing(
+def test_the_server_catches_up_with_the_scrubber(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 13: the scrubber moves in the browser and reports where the user stopped; the
+    Explain panel and the URL follow. A report made before the server moved the position
+    itself (an older token) is ignored; a URL that changes behind the app's back (Back,
+    Forward) moves the scrubber (a new token)."""
     at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="150")
-    _button(at, "Next event ›").click().run()
-    assert _position(at).startswith("**Event 151 / 291**")
-    _button(at, "‹ Previous event").click().run()
-    _button(at, "‹ Previous event").click().run()
-    assert _position(at).startswith("**Event 149 / 291**")
-    _button(at, "Next turn ››").click().run()
-    after = at.slider[0].value
-    assert after > 149 and "Turn 6" in _position(at)
-    _button(at, "Next swing").click().run()
-    assert at.slider[0].value > after
-    _button(at, "« Start").click().run()
-    assert _position(at).startswith("**Event 0 / 291**")
-    _button(at, "End »").click().run()
-    assert _position(at).startswith("**Event 291 / 291**")
+    token = _scrub(at)["token"]
+    _settle(at, 200, n=1)
+    assert _explained(at).startswith("**Event 200** — ")
+    assert _event_param(at) == "200" and _scrub(at)["token"] == token  # no jump sent back
+    _settle(at, 10, n=2, token=token - 1)  # stale: ignored
+    assert _event_param(at) == "200"
+    at.query_params["event"] = "120"  # Back: Streamlit reruns with the previous URL
+    at.run()
+    assert _explained(at).startswith("**Event 120** — ")
+    assert _scrub(at)["event"] == 120 and _scrub(at)["token"] == token + 1
+    _settle(at, 291, n=3)  # the user moves on from there
+    assert _event_param(at) == "291"
 
 
-def test_slider_moves_position_and_charts_show_cursor(
+def test_the_board_and_charts_go_to_the_browser_once(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No chart or board is rebuilt on the server per step: the scrubber gets the frames and
+    the series once, and the payload stays the same (cached) while the position moves."""
     at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="10")
-    at.slider[0].set_value(200).run()
-    assert _position(at).startswith("**Event 200 / 291**")
-    charts = [_figure(at, i) for i in range(len(at.get("plotly_chart")))]
-    with_cursor = [
-        c
-        for c in charts
-        if any(s.get("x0") == 200 and s.get("x1") == 200 for s in c["layout"].get("shapes", []))
-    ]
-    # the strip under the slider and the four time-series charts all mark event 200
-    assert len(with_cursor) >= 5
-
-
-def test_board_draws_units_by_side(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="0")
-    board = next(
-        c
-        for c in (_figure(at, i) for i in range(len(at.get("plotly_chart"))))
-        if "River Plate" in json.dumps(c["layout"].get("title", {}))
-        or "river_plate" in json.dumps(c["layout"].get("title", {}))
-    )
-    names = {t.get("name") for t in board["data"]}
-    assert {"Kriegsmarine", "Royal Navy"} <= names
+    assert not at.get("plotly_chart")
+    payload = _payload(at)
+    assert {s["name"] for s in payload["frame0"]["sides"]} == {"Kriegsmarine", "Royal Navy"}
+    assert {u["side"] for u in payload["units"]} == {"kriegsmarine", "royal_navy"}
+    assert set(payload["series"]) == {"dmg_side", "dmg_unit", "vp", "luck"}
+    before = _scrub(at)["payload_id"]
+    _settle(at, 200, n=1)
+    assert _scrub(at)["payload_id"] == before
 
 
 def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,24 +147,6 @@ def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.Monkey
     assert "chance of this outcome" in text
 
 
-def test_log_is_filtered_and_marks_current(
-    store_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    at = _app(store_path, monkeypatch, game=RIVER_PLATE_ID, event="120")
-    frame = at.dataframe[0].value
-    assert frame.iloc[0]["event"] == 120 and frame.iloc[0][""] == "▶"
-    at.multiselect(key="f_kind").set_value(["AttackDeclared"]).run()
-    frame = at.dataframe[0].value
-    assert len(frame) > 0 and set(frame["kind"]) == {"AttackDeclared"}
-    assert (frame["event"] <= 120).all()
-
-
-def test_large_game_log_is_bounded(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = _app(store_path, monkeypatch, game=CONVOY_ID, event="1700")
-    assert len(at.dataframe[0].value) == 500
-    assert "500 most recent" in "\n".join(c.value for c in at.caption)
-
-
 def test_unknown_game_says_so_and_opens_none(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -157,9 +155,9 @@ def test_unknown_game_says_so_and_opens_none(
     at = _app(store_path, monkeypatch, game="11111111-1111-4111-8111-111111111111")
     assert any("not in the store" in w.value for w in at.warning)
     assert at.sidebar.selectbox[0].value is None
-    assert not at.get("plotly_chart")
+    assert not at.get("component_instance")
     at.sidebar.selectbox[0].set_value(CONVOY_ID).run()
-    assert not at.exception and at.get("plotly_chart")
+    assert not at.exception and at.get("component_instance")
 
 
 def test_empty_store_explains_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,7 +222,8 @@ def test_sealed_hands_per_side_in_an_iron_oak_game(
 ) -> None:
     """IO-3.4 (hidden hands) in the generic viewer: the umpire reads every dealt card; viewed
     as the Confederacy the deal is sealed in the explain panel and the Union's cards are "?"
-    in the header and the log; the Confederacy's own cards stay readable."""
+    in the scrubber's position line and move list (the payload's text of the event); the
+    Confederacy's own cards stay readable."""
     rec = read_record_file(FIXTURES / "games/iron_oak/hampton_roads-magazine.wake.json")
     deal = next(f for f in rec.events if f.topic == "iron_oak.CardsDealt/1")
     names = {c["id"]: c["name"] for c in rec.header.scenario["data"]["cards"]["cards"]}
@@ -236,11 +235,7 @@ def test_sealed_hands_per_side_in_an_iron_oak_game(
     assert not any("Sealed" in i.value for i in at.info)
     at.radio(key="view_as").set_value("CSA").run()
     assert any("Sealed" in i.value for i in at.info)
-    header = _position(at)
-    assert "USA [?, ?, ?, ?, ?]" in header
-    assert all(name in header for name in csa)
-    log = at.dataframe[0].value
-    line = log[log["event"] == deal.seq]["text"].iloc[0]
+    line = _payload(at)["events"][deal.seq - 1][3]
     assert "USA [?, ?, ?, ?, ?]" in line
     assert all(name in line for name in csa)
 
@@ -259,17 +254,14 @@ def test_a_four_player_game_in_a_players_view_hides_the_other_hands(
     )
     p1_cards = set(next(f for f in rec.events if f.seq == seq).payload["cards"])
     at = _app(store_path, monkeypatch, game=SHIPS_4P, event=str(seq + 6))
-    specs = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
-    board = next(s for s in specs if '"seat"' in s)
-    assert all(f'"{t}"' in board for t in ("P1", "P2", "P3", "P4"))
-    umpire_names = sum(1 for card in p1_cards if f"card: {card}" in board)
+    umpire = json.dumps(_payload(at))
+    assert all(f'"{t}"' in umpire for t in ("P1", "P2", "P3", "P4"))
+    assert all(card in umpire for card in p1_cards)
     at.sidebar.radio[0].set_value("P2").run()
     assert not at.exception
-    specs = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
-    board = next(s for s in specs if '"seat"' in s)
-    assert umpire_names > 0
-    assert not [card for card in p1_cards if f"card: {card}" in board]
-    assert "hidden" in board
+    p2 = json.dumps(_payload(at))
+    assert "hidden" in p2 and _payload(at)["viewer"] == "P2"
+    assert len(p2) < len(umpire)
 
 
 def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -292,17 +284,10 @@ def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.Mon
 def test_the_per_unit_damage_chart_stays_readable(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 13 (navigation): the convoy game's 40-odd units: the per-unit chart ("damage
-    taken", so labelled) starts with the 12 most damaged units, and the user can pick others."""
+    """Issue 13 (navigation): the convoy game's 40-odd units all go to the scrubber, which
+    shows the 12 most damaged at first ("damage taken", so labelled)."""
     at = _app(store_path, monkeypatch, game=CONVOY_ID, event="1700")
-    pick = next(m for m in at.multiselect if m.label.startswith("Units shown"))
-    assert 0 < len(pick.value) <= 12 and len(pick.options) > 30
-    titles = [json.dumps(_figure(at, i)) for i in range(len(at.get("plotly_chart")))]
-    unit_chart = next(t for t in titles if "Damage taken per unit" in t)
-    assert unit_chart.count('"name"') <= 12 + 2  # one trace per unit, plus the cursor lines
-    other = next(o for o in pick.options if o not in pick.value)
-    pick.set_value([other]).run()
-    assert not at.exception
+    assert len(_payload(at)["series"]["dmg_unit"]) > 30
 
 
 def test_the_app_has_no_bare_strings_that_streamlit_magic_would_print() -> None:

@@ -56,8 +56,10 @@ def _tree(at: AppTest) -> str:
     return next(t.value for t in at.text if "main line:" in t.value)
 
 
-def _position(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Event "))
+def _position(at: AppTest) -> tuple[int, int]:
+    """The event the scrubber is sent to, and the event in the link."""
+    args = json.loads(at.get("component_instance")[0].proto.json_args)
+    return int(args["event"]), int(_param(at, "event"))
 
 
 def _param(at: AppTest, key: str) -> str:
@@ -80,13 +82,13 @@ def test_tree_lists_the_lines_and_switching_keeps_the_event(
     next(b for b in at.button if b.label == "Switch to this line").click().run()
     assert not at.exception
     assert _param(at, "game") == "00000000-0000-4000-8000-0000000000f2"
-    assert _position(at).startswith(f"**Event 80 / {LATE}**")  # the line has event 80
+    assert _position(at) == (80, 80)  # the line has event 80
     assert _tree(at).splitlines()[2].startswith("▶ ")  # now the open line
     pick = next(s for s in at.selectbox if s.label == "Line")
     pick.set_value("00000000-0000-4000-8000-0000000000f1").run()
     next(b for b in at.button if b.label == "Switch to this line").click().run()
     assert _param(at, "game") == "00000000-0000-4000-8000-0000000000f1"
-    assert _position(at).startswith(f"**Event {EARLY} / {EARLY}**")  # 80 is past its end
+    assert _position(at) == (EARLY, EARLY)  # 80 is past its end: its last event
 
 
 def test_compare_chart_draws_both_lines(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:

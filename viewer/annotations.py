@@ -85,6 +85,15 @@ def explain_notes(notes: Sequence[Annotation], event: int) -> None:
         _show(note)
 
 
+def move_list_notes(notes: Sequence[Annotation]) -> tuple[dict[str, str], bool]:
+    """What the scrubber's move list shows (issue 14): each annotated event's annotations as
+    one line of plain text, by event number, only the events the filter keeps when it is set;
+    and whether it is set (the move list then lists only those events)."""
+    kept = current_filter(notes)
+    events = {n.event for n in (kept.matching() if kept.active else notes) if n.event > 0}
+    return {str(seq): kept.cell(seq) for seq in sorted(events)}, kept.active
+
+
 def current_filter(notes: Sequence[Annotation]) -> NoteFilter:
     """The filter as the log's two multiselects last set it."""
     kinds = st.session_state.get("f_note_kind") or ()
@@ -98,7 +107,8 @@ def annotations_section(
     """Under the log: every annotation the log's filter keeps (a click on a row goes to its
     event), and the form that adds one to the current event or to the game."""
     st.subheader("Annotations")
-    notes = current_filter(game.annotations)
+    c1, c2 = st.columns(2)  # the filter also keeps the move list to the events annotated so
+    notes = log_filter(game.annotations, c1, c2)
     flash = st.session_state.pop(_FLASH, None)
     if flash:
         st.success(_md(flash))

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import logging
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +27,6 @@ from domain.record import write_record
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
 from viewer.figures import (
-    MAX_TURN_MARKS,
     Highlight,
     board_figure,
     board_height,
@@ -48,38 +45,11 @@ from viewer.loading import (
     list_games,
 )
 from viewer.safe_text import escape_markdown as _md
-from viewer.safe_text import escape_plotly
+from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
 from viewer.timeline import Timeline
 from viewer.variations import variations_panel
 
 UMPIRE = "Umpire (everything)"
-LOG_ROWS = 500  # rows sent to the browser: keeps a scrub step independent of game length
-KEYS_JS = """
-<script>
-const doc = window.parent.document;
-if (!doc.wakeKeys) {
-  doc.wakeKeys = true;
-  doc.addEventListener('keydown', (e) => {
-    const t = e.target;
-    const tag = (t && t.tagName) || '';
-    if (tag === 'INPUT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) return;
-    if (t && t.getAttribute && t.getAttribute('role') === 'slider') return; // slider keys
-    const map = {ArrowRight: 'Next event', ArrowLeft: 'Previous event',
-                 PageDown: 'Next turn', PageUp: 'Previous turn',
-                 n: 'Next swing', p: 'Previous swing', Home: 'Start', End: 'End'};
-    let label = map[e.key];
-    if (e.shiftKey && e.key === 'ArrowRight') label = 'Next turn';
-    if (e.shiftKey && e.key === 'ArrowLeft') label = 'Previous turn';
-    if (!label) return;
-    const button = Array.from(doc.querySelectorAll('button'))
-      .find((b) => b.innerText.replace(/[«»‹›]/g, '').trim() === label);
-    if (button) { e.preventDefault(); button.click(); }
-  });
-}
-</script>
-"""
-
-
 # --- command line and caching -------------------------------------------------------------------
 
 
@@ -139,24 +109,6 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
             return
         _games.clear()
         sb.success("Kept: the link in the address bar now opens this game.")
-
-
-# --- navigation callbacks -----------------------------------------------------------------------
-
-
-def _go(seq: int) -> None:
-    st.session_state["event"] = max(0, min(int(seq), st.session_state.get("_length", 0)))
-
-
-def _on_chart_select(key: str) -> None:
-    state = st.session_state.get(key)
-    points = (state or {}).get("selection", {}).get("points", []) if state else []
-    if points:
-        point = points[0]
-        seq = point.get("customdata")
-        if isinstance(seq, list):
-            seq = seq[0] if seq else None
-        _go(int(seq if seq is not None else point.get("x", 0)))
 
 
 # --- page parts ---------------------------------------------------------------------------------
@@ -233,153 +185,67 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
     return f"store:{chosen}:{len(game.facts)}", game
 
 
-def _navigation(tl: Timeline) -> int:
+def _url_event() -> int | None:
+    try:
+        return int(st.query_params.get("event", ""))
+    except ValueError:
+        return None
+
+
+def _move_to(event: int) -> None:
+    """The server moves the position itself (first load, Back/Forward, another game): the
+    scrubber jumps there because the token changes."""
+    st.session_state["event"] = event
+    st.session_state["_nav_token"] = st.session_state.get("_nav_token", 0) + 1
+
+
+@st.cache_resource(max_entries=8, show_spinner="Preparing the replay for the browser…")
+def _payload(key: str, viewer: str | None, _tl: Timeline) -> tuple[str, Encoded]:
+    """The game's frames for one view, built and compressed once (same key as the timeline)."""
+    encoded = encode(build_payload(_tl, viewer))
+    return hashlib.sha256(encoded.data.encode("ascii")).hexdigest()[:16], encoded
+
+
+def _navigation(
+    key: str, tl: Timeline, viewer: str | None, notes: Sequence[Annotation] = ()
+) -> int:
+    """The scrubber (board, strip, charts' cursors, move list, keys; all in the browser) and
+    the position the server catches up with: the user's settled position, or the URL's when it
+    changed behind the app's back (Back/Forward, an edited link). Returns the event."""
     length = tl.length
-    st.session_state["_length"] = length
+    payload_id, encoded = _payload(key, viewer if tl.ruleset.meta.hidden_information else None, tl)
+    widget = "scrubber"  # one component: another game or view only sends another payload
+    moved = as_position(st.session_state.get(widget))
+    token = int(st.session_state.get("_nav_token", 0))
+    url_event = _url_event()
     if "event" not in st.session_state:
-        try:
-            st.session_state["event"] = int(st.query_params.get("event", length))
-        except ValueError:
-            st.session_state["event"] = length
-    clamped = max(0, min(st.session_state["event"], length))
-    if clamped != st.session_state["event"]:  # writing an unchanged value would push it back
-        st.session_state["event"] = clamped  # to the slider and drop a key press in flight
-    event = st.session_state["event"]
-    row = st.columns(6)
-    row[0].button("« Start", on_click=_go, args=(0,), width="stretch")
-    row[1].button(
-        "‹‹ Previous turn", on_click=_go, args=(tl.prev_turn_start(event),), width="stretch"
+        _move_to(length if url_event is None else url_event)
+    elif (
+        moved is not None
+        and moved["token"] == token
+        and moved["game"] == tl.header.game_id
+        and moved["n"] != st.session_state.get("_scrub_n")
+    ):  # the user moved: this rerun's URL may predate the app's last write of it
+        st.session_state["_scrub_n"] = moved["n"]
+        st.session_state["event"] = moved["event"]
+    elif url_event is not None and url_event != st.session_state.get("_url_event"):
+        _move_to(url_event)  # Back/Forward, or an edited link
+    st.session_state["event"] = max(0, min(int(st.session_state["event"]), length))
+    marks, only = notes_ui.move_list_notes(notes)
+    scrubber(
+        encoded,
+        payload_id=payload_id,
+        event=int(st.session_state["event"]),
+        token=int(st.session_state.get("_nav_token", 0)),
+        key=widget,
+        notes=marks,
+        notes_only=only,
     )
-    row[2].button("‹ Previous event", on_click=_go, args=(event - 1,), width="stretch")
-    row[3].button("Next event ›", on_click=_go, args=(event + 1,), width="stretch")
-    row[4].button("Next turn ››", on_click=_go, args=(tl.next_turn_start(event),), width="stretch")
-    row[5].button("End »", on_click=_go, args=(length,), width="stretch")
-    prev_swing, next_swing = tl.prev_swing(event), tl.next_swing(event)
-    swing = st.columns([1, 1, 4])
-    swing[0].button(
-        "Previous swing",
-        on_click=_go,
-        args=(prev_swing.seq if prev_swing else 0,),
-        disabled=prev_swing is None,
-        width="stretch",
-        help=f"event {prev_swing.seq}: {_md(prev_swing.text)}" if prev_swing else None,
-    )
-    swing[1].button(
-        "Next swing",
-        on_click=_go,
-        args=(next_swing.seq if next_swing else length,),
-        disabled=next_swing is None,
-        width="stretch",
-        help=f"event {next_swing.seq}: {_md(next_swing.text)}" if next_swing else None,
-    )
-    if next_swing is not None:
-        swing[2].caption(
-            f"Next swing: event {next_swing.seq} ({next_swing.kind}) — {_md(next_swing.text)}"
-        )
-    st.slider(
-        "Event",
-        0,
-        length,
-        key="event",
-        help="Arrow keys move the slider when it has focus; elsewhere: ←/→ event, "
-        "Shift+←/→ or PgUp/PgDn turn, n/p swing, Home/End.",
-    )
-    event = st.session_state["event"]
-    st.plotly_chart(
-        _strip(tl, event),
-        key="strip",
-        on_select=lambda: _on_chart_select("strip"),
-        selection_mode="points",
-        config={"displayModeBar": False},
-    )
-    return int(event)
-
-
-def _strip(tl: Timeline, event: int) -> go.Figure:
-    """A thin band under the slider: turn and phase boundaries, swings, the cursor."""
-    fig = go.Figure()
-    bounds = [*tl.phase_starts, ("end", tl.length)]
-    palette = ["#e8eef7", "#f7efe6", "#eaf5ea", "#f5e9f2", "#f4f4e4"]
-    phases = sorted({p for p, _ in tl.phase_starts})
-    # every shape and label in one layout update: adding them one by one is quadratic in
-    # plotly (a 10,000-event game's strip took minutes); a long game labels every n-th turn
-    spans = list(itertools.pairwise(bounds))
-    fig.add_trace(  # phase bands as one bar trace: thousands of shapes are slow to build
-        go.Bar(
-            x=[(start + max(stop, start + 0.5)) / 2 for (_, start), (_, stop) in spans],
-            width=[max(stop - start, 0.5) for (_, start), (_, stop) in spans],
-            y=[1.0] * len(spans),
-            base=0,
-            marker={
-                "color": [palette[phases.index(phase) % len(palette)] for (phase, _), _ in spans],
-                "line": {"width": 0},
-            },
-            customdata=[start for (_, start), _ in spans],  # a click on a band: its start
-            hovertemplate="%{customdata}: " + "%{text}<extra></extra>",
-            text=[escape_plotly(phase) for (phase, _), _ in spans],
-            showlegend=False,
-        )
-    )
-    shapes: list[dict[str, Any]] = []
-    step = max(1, math.ceil(len(tl.turn_starts) / MAX_TURN_MARKS))
-    marks = tl.turn_starts[::step]
-    shapes += [
-        {
-            "type": "line",
-            "x0": start,
-            "x1": start,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": "#555", "width": 1},
-        }
-        for _, start in marks
-    ]
-    labels = [
-        {
-            "x": start,
-            "y": 1,
-            "text": f"T{turn}",
-            "showarrow": False,
-            "yanchor": "bottom",
-            "xanchor": "left",
-            "font": {"size": 10},
-        }
-        for turn, start in marks
-    ]
-    fig.update_layout(shapes=shapes, annotations=labels)
-    kinds = {
-        "kill": ("#c0392b", "x"),
-        "critical": ("#e67e22", "star"),
-        "lucky": ("#27ae60", "triangle-up"),
-        "unlucky": ("#8e44ad", "triangle-down"),
-    }
-    for kind, (colour, symbol) in kinds.items():
-        swings = [s for s in tl.swings if s.kind == kind]
-        if swings:
-            fig.add_trace(
-                go.Scatter(
-                    x=[s.seq for s in swings],
-                    y=[0.5] * len(swings),
-                    mode="markers",
-                    marker={"color": colour, "symbol": symbol, "size": 9},
-                    name=kind,
-                    customdata=[s.seq for s in swings],
-                    text=[escape_plotly(s.text) for s in swings],
-                    hovertemplate="event %{x}: %{text}<extra>" + kind + "</extra>",
-                )
-            )
-    fig.add_shape(type="line", x0=event, x1=event, y0=0, y1=1, line={"color": "black", "width": 3})
-    fig.update_layout(
-        height=112,
-        margin={"l": 10, "r": 10, "t": 26, "b": 28},
-        xaxis={"range": [0, max(tl.length, 1)], "showgrid": False},
-        yaxis={"visible": False, "range": [0, 1]},
-        showlegend=False,
-        uirevision="strip",
-        clickmode="event+select",
-        bargap=0,
-    )
-    return fig
+    event = int(st.session_state["event"])
+    st.session_state["_url_event"] = event
+    if st.query_params.get("event") != str(event):
+        st.query_params["event"] = str(event)  # Streamlit pushes it: Back returns here
+    return event
 
 
 def _highlight(tl: Timeline, event: int) -> Highlight:
@@ -487,125 +353,42 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
 TOP_UNITS = 12  # units the per-unit damage chart shows at first: the most damaged at the end
 
 
-def _units_shown(tl: Timeline) -> set[str]:
-    """The units the per-unit chart draws: the user's pick, or the :data:`TOP_UNITS` that take
-    the most damage over the game (a 40-unit game stays readable)."""
+def _top_units(tl: Timeline) -> set[str]:
+    """The :data:`TOP_UNITS` units that take the most damage over the game."""
     final = {name: pts[-1][1] if pts else 0.0 for name, pts in tl.damage_unit.points.items()}
     ranked = sorted(final, key=lambda name: (-final[name], name))
-    default = [name for name in ranked[:TOP_UNITS] if final[name] > 0] or ranked[:TOP_UNITS]
-    picked = st.multiselect(
-        f"Units shown (the {TOP_UNITS} most damaged at first)",
-        ranked,
-        default=default,
-        key=f"dmg_units_{tl.header.game_id}",  # a pick belongs to one game
-    )
-    return set(picked)
+    return set([name for name in ranked[:TOP_UNITS] if final[name] > 0] or ranked[:TOP_UNITS])
 
 
-def _charts(tl: Timeline, event: int) -> None:
+def _chart_figure(tl: Timeline, key: str, event: int) -> go.Figure:
+    """One of the scrubber's charts as a Plotly figure, for a PNG export (built on demand: the
+    page itself draws its charts in the browser)."""
     colours = side_colours([s.id for s in tl.first_view.sides])
     by_name = {tl.side_names[sid]: colour for sid, colour in colours.items()}
-    tabs = st.tabs(["Damage taken per side", "Damage taken per unit", "Victory points", "Luck"])
-    with tabs[1]:
-        units = _units_shown(tl)
-    specs = [
-        (
-            "dmg_side",
-            "Damage taken per side (cumulative)",
-            tl.damage_side.points,
-            "damage taken",
-            by_name,
-        ),
-        (
-            "dmg_unit",
+    units = _top_units(tl)
+    specs = {
+        "dmg_side": ("Damage taken per side (cumulative)", tl.damage_side.points, "damage taken"),
+        "dmg_unit": (
             "Damage taken per unit (cumulative)",
             {name: pts for name, pts in tl.damage_unit.points.items() if name in units},
             "damage taken",
-            None,
         ),
-        ("vp", "Victory points per side", tl.vp.points, "VP", by_name),
-        (
-            "luck",
+        "vp": ("Victory points per side", tl.vp.points, "VP"),
+        "luck": (
             "Luck: actual minus expected outcome of each side's rolls",
             tl.luck.points,
             "actual − expected",
-            by_name,
         ),
-    ]
-    for tab, (key, title, series, y_title, cmap) in zip(tabs, specs, strict=True):
-        with tab:
-            fig = timeseries_figure(
-                title,
-                series,
-                cursor=event,
-                turn_starts=tl.turn_starts,
-                y_title=y_title,
-                colours=cmap,
-                end=tl.length,
-            )
-            st.plotly_chart(
-                fig, key=key, on_select=lambda k=key: _on_chart_select(k), selection_mode="points"
-            )
-            st.session_state.setdefault("_figs", {})[key] = fig
-
-
-def _log(tl: Timeline, event: int, viewer: str | None, notes: Sequence[Annotation] = ()) -> None:
-    st.subheader("Log")
-    sides = sorted({e.side for e in tl.events if e.side})
-    units = sorted({u for e in tl.events for u in e.units})
-    kinds = sorted({e.kind for e in tl.events})
-    c1, c2, c3, c4, c5 = st.columns(5)
-    f_side = c1.multiselect("Side", sides, key="f_side")
-    f_unit = c2.multiselect("Unit", units, key="f_unit")
-    f_kind = c3.multiselect("Kind", kinds, key="f_kind")
-    f_note = notes_ui.log_filter(notes, c4, c5)  # annotations (issue 14)
-    rows = []
-    for info in tl.events[:event]:
-        if f_side and info.side not in f_side:
-            continue
-        if f_unit and not set(info.units) & set(f_unit):
-            continue
-        if f_kind and info.kind not in f_kind:
-            continue
-        if not f_note.keep(info.seq):
-            continue
-        rows.append(
-            {
-                "": "▶" if info.seq == event else "",
-                "event": info.seq,
-                "turn": info.turn,
-                "phase": info.phase,
-                "kind": info.kind,
-                "side": info.side or "",
-                **({"annotations": f_note.cell(info.seq)} if notes else {}),
-                "text": info.seq,  # filled in below for the rows shown
-            }
-        )
-    rows.reverse()  # newest (the current event) first
-    shown = rows[:LOG_ROWS]
-    for row in shown:  # hidden information is redacted for a side's view
-        row["text"] = tl.text(int(row["event"]), viewer)
-    events = [int(row["event"]) for row in shown]
-    key = f"log_{event}"  # a fresh grid after each move: no stale selection
-
-    def jump() -> None:  # a click on a row moves the replay there
-        picked = st.session_state[key].selection.rows
-        if picked and 0 <= picked[0] < len(events):
-            st.session_state["event"] = events[picked[0]]
-
-    st.dataframe(
-        shown,
-        hide_index=True,
-        width="stretch",
-        height=320,
-        key=key,
-        on_select=jump,
-        selection_mode="single-row",
-    )
-    more = f"; showing the {LOG_ROWS} most recent" if len(rows) > LOG_ROWS else ""
-    st.caption(
-        f"{len(rows)} of {event} events up to the cursor match{more} (newest first; ▶ = current; "
-        "click a row to go there)."
+    }
+    title, series, y_title = specs[key]
+    return timeseries_figure(
+        title,
+        series,
+        cursor=event,
+        turn_starts=tl.turn_starts,
+        y_title=y_title,
+        colours=None if key == "dmg_unit" else by_name,
+        end=tl.length,
     )
 
 
@@ -618,7 +401,14 @@ PNG_NAMES = {
 }
 
 
-def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
+def _figure(tl: Timeline, choice: str, event: int, viewer: str | None) -> go.Figure:
+    if choice == "board":
+        view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
+        return board_figure(view, _highlight(tl, event), height=board_height(view))
+    return _chart_figure(tl, choice, event)
+
+
+def _exports(tl: Timeline, game: LoadedGame, event: int, viewer: str | None) -> None:
     st.subheader("Export")
     text = write_record(  # public only
         game.header, game.facts, seed_reveal=game.seed_reveal, annotations=game.annotations
@@ -629,16 +419,15 @@ def _exports(tl: Timeline, game: LoadedGame, event: int) -> None:
         file_name=f"{game.header.scenario_id}-{game.header.game_id[:8]}.wake.json",
         mime="application/json",
     )
-    figs: dict[str, go.Figure] = st.session_state.get("_figs", {})
     choice = st.selectbox(
         "Board or chart as PNG",
-        list(figs),
+        list(PNG_NAMES),
         key="png_choice",
         format_func=lambda key: str(PNG_NAMES.get(key, key)).replace("-", " "),
     )
     if choice and st.button("Render PNG"):
         try:
-            st.session_state["_png"] = (choice, figure_png(figs[choice]))
+            st.session_state["_png"] = (choice, figure_png(_figure(tl, choice, event, viewer)))
         except RuntimeError as exc:
             st.error(str(exc))
     png = st.session_state.get("_png")
@@ -676,7 +465,7 @@ def main() -> None:
         if st.session_state.get("_game") is None:
             st.session_state.pop("event", None)  # first load: the URL's event applies
         else:
-            st.session_state["event"] = 0  # another game picked: start at its beginning
+            _move_to(0)  # another game picked: start at its beginning
         st.session_state["_game"] = game.header.game_id
     sides = [s.id for s in game.header.sides]
     hidden = tl.ruleset.meta.hidden_information
@@ -707,29 +496,15 @@ def main() -> None:
     _trust_status(_trust(key, game))
     with st.expander("Game summary"):
         st.text("\n".join(tl.summary()))  # plain text: names come from the record
-    event = _navigation(tl)
-    st.query_params["event"] = str(event)
-    st.iframe(KEYS_JS, height=1)  # keyboard shortcuts (our own constant script)
-    info = tl.info(event)
-    where = f"Turn {info.turn} · {info.phase}" if info else "Start"
-    text = tl.text(event, viewer) if info else ""
-    st.markdown(
-        f"**Event {event} / {tl.length}** · {_md(where)}" + (f" · {_md(text)}" if info else "")
-    )
     board_col, explain_col = st.columns([3, 2])
     with board_col:
-        view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
-        figure = board_figure(view, _highlight(tl, event), height=board_height(view))
-        st.plotly_chart(figure, key="board")
-        st.session_state.setdefault("_figs", {})["board"] = figure
+        event = _navigation(key, tl, viewer, game.annotations)
     with explain_col:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
-    _charts(tl, event)
     variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
-    _log(tl, event, viewer, game.annotations)
-    notes_ui.annotations_section(game, args.store, event, _go)
-    _exports(tl, game, event)
+    notes_ui.annotations_section(game, args.store, event, _move_to)
+    _exports(tl, game, event, viewer)
 
 
 def _run() -> None:

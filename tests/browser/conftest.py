@@ -47,7 +47,8 @@ HEALTH_TIMEOUT_S = 60.0
 IDLE_TIMEOUT_MS = 30_000
 
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-CHART_DRAWN = '[data-testid="stPlotlyChart"] .main-svg'
+SCRUBBER = 'iframe[title*="scrubber"]'  # the replay component (board, charts, move list)
+BOARD_DRAWN = "#board .main-svg"
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,9 @@ def page(
 
     On failure a screenshot ``FAILED-<test>.png`` is saved next to the others.
     """
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=IDLE_TIMEOUT_MS)  # the scrubber's first draw loads plotly.js
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(IDLE_TIMEOUT_MS)
     pg = context.new_page()
@@ -241,11 +245,11 @@ def wait_idle(page: Any, text: str | re.Pattern[str] | None = None, *, chart: bo
     """Wait for a rerun to finish and the charts to be drawn.
 
     Order matters (recipe): the expected text first (the idle flag can be stale right after an
-    input), then Streamlit's ``notRunning`` script state, then a drawn Plotly ``.main-svg``
-    (the script reports idle about 1.5 s before plotly.js has drawn).
+    input), then Streamlit's ``notRunning`` script state, then the scrubber's board drawn (a
+    Plotly ``.main-svg`` in its frame).
     """
     if text is not None:
         page.get_by_text(text, exact=False).first.wait_for(state="visible")
     page.locator(APP_IDLE).wait_for(state="attached")
     if chart:
-        page.locator(CHART_DRAWN).first.wait_for(state="visible")
+        page.frame_locator(SCRUBBER).locator(BOARD_DRAWN).first.wait_for(state="visible")

@@ -31,15 +31,17 @@ except ImportError:  # the chromium_path fixture skips (or fails under WAKE_REQU
     expect = None
 
 ROOT = Path(__file__).resolve().parents[2]
-MORZE = ROOT / "fixtures" / "games" / "morze"
+GAMES_DIR = ROOT / "fixtures" / "games"
+MORZE = GAMES_DIR / "morze"
 RIVER_PLATE_FILE = MORZE / "river_plate-annihilation.wake.json"
 DENMARK_FILE = MORZE / "denmark_strait-draw.wake.json"
 RIVER_PLATE = "00000000-0000-4000-8000-000000000001"
 ATTACK_RESOLVED = "morze.AttackResolved/1"
 DICE_ROLLED = "wake.DiceRolled/1"
 
-# The "**Event N / LENGTH** · Turn T · phase · text" line under the slider.
+# The scrubber's "Event N / LENGTH · Turn T · phase · text" line above the board.
 POSITION = re.compile(r"^Event (\d+) / (\d+)(?: · Turn (\d+) · )?")
+SCRUBBER = 'iframe[title*="scrubber"]'
 
 
 @dataclass(frozen=True)
@@ -62,9 +64,18 @@ def river_plate() -> Game:
 # --- helpers -------------------------------------------------------------------------------------
 
 
+def scrubber(page: Any) -> Any:
+    """The scrubber component's frame (board, strip, charts, move list)."""
+    return page.frame_locator(SCRUBBER)
+
+
 def position_line(page: Any) -> Any:
-    """The markdown paragraph holding the current position (not the Explain panel's "Event N —")."""
-    return page.locator('[data-testid="stMarkdownContainer"] p').filter(has_text=POSITION)
+    """The scrubber's position line (not the Explain panel's "Event N —")."""
+    return scrubber(page).locator("#position")
+
+
+def board(page: Any) -> Any:
+    return scrubber(page).locator("#board")
 
 
 def position_text(event: int, length: int) -> re.Pattern[str]:
@@ -84,14 +95,25 @@ def current_position(page: Any) -> tuple[int, int, int | None]:
 
 def open_game(page: Any, server: Server, game_id: str, event: int, length: int) -> None:
     page.goto(f"{server.url}/?game={game_id}&event={event}")
-    wait_idle(page, position_text(event, length))
+    expect(position_line(page)).to_have_text(position_text(event, length))
+    expect(board(page).locator(".main-svg").first).to_be_visible()
+    wait_idle(page)
 
 
 def expect_event(page: Any, event: int, length: int) -> None:
-    """Wait until the page shows ``event`` and the rerun is over; the URL must follow."""
+    """Wait until the scrubber shows ``event``, then until the server caught up: the URL and
+    the Explain panel follow."""
     expect(position_line(page)).to_have_text(position_text(event, length))
-    wait_idle(page)
+    expect(board(page)).to_have_attribute("data-event", str(event))
     expect(page).to_have_url(re.compile(rf"[?&]event={event}(&|#|$)"))
+    if event > 0:
+        expect(explain_column(page)).to_contain_text(f"Event {event} — ")
+    wait_idle(page, chart=False)
+
+
+def focus_page(page: Any) -> None:
+    """A click on the title: keys then go to the page (the scrubber listens there too)."""
+    page.get_by_role("heading", level=1).click(position={"x": 5, "y": 5})
 
 
 def shot(page: Any, artifacts: Path, name: str) -> None:
@@ -121,9 +143,9 @@ def test_load_at_url_position(
 ) -> None:
     """``?game=…&event=150`` opens River Plate at event 150.
 
-    Checks: the position line reads "Event 150 / 291"; the slider's value is 150; the title
-    (h1) contains "River Plate"; the board chart is drawn (a ``.main-svg`` in the
-    ``stPlotlyChart`` keyed "board") with unit markers; no exception box on the page.
+    Checks: the scrubber's position line reads "Event 150 / 291"; its slider's value is 150;
+    the title (h1) contains "River Plate"; the board is drawn (a ``.main-svg`` in the
+    scrubber's ``#board``) with unit markers; no exception box on the page.
     """
     length = river_plate.length
     assert length == 291
@@ -131,10 +153,9 @@ def test_load_at_url_position(
 
     assert current_position(page)[:2] == (150, length)
     expect(page.get_by_role("heading", level=1)).to_contain_text("River Plate")
-    expect(page.get_by_role("slider", name="Event")).to_have_value("150")
-    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
-    expect(board.locator(".main-svg").first).to_be_visible()
-    assert board.locator("path.point").count() > 0, "the board has no unit markers"
+    expect(scrubber(page).get_by_role("slider", name="Event")).to_have_value("150")
+    expect(board(page).locator(".main-svg").first).to_be_visible()
+    assert board(page).locator("path.point").count() > 0, "the board has no unit markers"
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     shot(page, artifacts, "01-load-river-plate-event-150")
 
@@ -142,22 +163,18 @@ def test_load_at_url_position(
 def test_keyboard_scrubbing(page: Any, server: Server, artifacts: Path, river_plate: Game) -> None:
     """Keys move the replay, and the URL's ``event`` parameter follows after each rerun.
 
-    Checks: with the "Event" slider focused, each ArrowRight from 150 moves one event (151,
-    152, 153: "Event 153 / 291", slider value 153, ``event=153`` in the URL); Home gives
-    "Event 0 / 291" (``event=0``); after blurring the slider (click on the title), the global
-    shortcut "n" (next swing, installed by the app's keyboard script) jumps to the first swing
-    after event 0, computed from the Timeline.
+    Checks: with the scrubber's "Event" slider focused, each ArrowRight from 150 moves one
+    event (151, 152, 153: "Event 153 / 291", slider value 153, ``event=153`` in the URL once
+    the server caught up); Home gives "Event 0 / 291" (``event=0``); with the focus on the page
+    (a click on the title), "n" (next swing) jumps to the first swing after event 0, computed
+    from the Timeline.
 
-    The three presses are sent quickly, as a person would: none may be lost while a rerun is
-    in flight (regression: the app used to write the slider's state on every run).
+    The three presses are sent quickly, as a person would: none may be lost.
     """
     tl = river_plate.timeline
     length = tl.length
     open_game(page, server, RIVER_PLATE, 150, length)
-    # the shortcut script runs in a same-origin iframe and marks the parent document
-    page.wait_for_function("() => window.document.wakeKeys === true")
-
-    slider = page.get_by_role("slider", name="Event")
+    slider = scrubber(page).get_by_role("slider", name="Event")
     slider.focus()
     for _ in range(3):
         slider.press("ArrowRight")
@@ -168,8 +185,7 @@ def test_keyboard_scrubbing(page: Any, server: Server, artifacts: Path, river_pl
     expect_event(page, 0, length)
     expect(slider).to_have_value("0")
 
-    # blur the slider (keys then go to the document); left edge: clear of the heading's anchor
-    page.get_by_role("heading", level=1).click(position={"x": 5, "y": 5})
+    focus_page(page)  # keys then go to the page; the scrubber listens there too
     expect(slider).not_to_be_focused()
     swing = tl.next_swing(0)
     assert swing is not None and swing.seq > 0
@@ -192,13 +208,13 @@ def test_navigation_buttons(page: Any, server: Server, artifacts: Path, river_pl
     _, _, turn_before = current_position(page)
     assert turn_before == tl.turn_of(150)
 
-    page.get_by_role("button", name="Next event ›", exact=True).click()
+    scrubber(page).get_by_role("button", name="Next event ›", exact=True).click()
     expect_event(page, 151, length)
     assert current_position(page)[2] == tl.turn_of(151)
 
     target = tl.next_turn_start(151)
     assert 151 < target < length
-    page.get_by_role("button", name="Next turn ››", exact=True).click()
+    scrubber(page).get_by_role("button", name="Next turn ››", exact=True).click()
     expect_event(page, target, length)
     _, _, turn_after = current_position(page)
     assert turn_after == tl.turn_of(target)
@@ -212,7 +228,8 @@ def test_chart_click_jumps(page: Any, server: Server, artifacts: Path, river_pla
     The chart's points carry their event seq as customdata; trace i / point j is
     ``tl.damage_side.points`` series i / point j. Checks: after clicking the centre of a point
     that is not at the current event, the position line shows that event, which is one of the
-    damage-change events, and the chart's cursor label reads "event N".
+    damage-change events, and the chart's cursor label reads "event N". The charts are drawn in
+    the scrubber once per game: the click and the cursor do not rebuild them.
     """
     tl = river_plate.timeline
     length = tl.length
@@ -231,7 +248,7 @@ def test_chart_click_jumps(page: Any, server: Server, artifacts: Path, river_pla
     changes = {seq for _, pts in series for seq, _ in pts}
     assert target in changes
 
-    chart = page.locator('.st-key-dmg_side [data-testid="stPlotlyChart"]')
+    chart = scrubber(page).locator('[data-chart="dmg_side"]')
     expect(chart.locator(".main-svg").first).to_be_visible()
     trace = chart.locator("g.trace.scatter").nth(0)
     point = trace.locator("path.point")
@@ -243,7 +260,7 @@ def test_chart_click_jumps(page: Any, server: Server, artifacts: Path, river_pla
     expect_event(page, target, length)
     event = current_position(page)[0]
     assert event != start and event in changes
-    expect(chart.locator(".annotation-text", has_text=f"event {target}")).to_have_count(1)
+    expect(chart.locator(".cursor")).to_have_text(f"event {target}")
     shot(page, artifacts, f"04-chart-click-damage-event-{target}")
 
 
@@ -344,7 +361,7 @@ def test_good_upload(page: Any, server: Server, artifacts: Path, river_plate: Ga
     wait_idle(page)
     expect(page.get_by_text(f"source: {DENMARK_FILE.name}")).to_have_count(1)
     expect(page.get_by_text(f"{n} events · ")).to_have_count(1)
-    expect(page.locator(".st-key-board .main-svg").first).to_be_visible()
+    expect(board(page).locator(".main-svg").first).to_be_visible()
     alerts = page.locator('[data-testid="stAlert"]')  # only the verification status
     expect(alerts).to_have_count(1)
     expect(alerts.first).to_contain_text("Verified: every order re-run gives the recorded events")
@@ -402,7 +419,7 @@ def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) ->
     ]
     missing = [s for s in expected if s not in text]
     assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
-    expect(page.get_by_text("depth 5", exact=False).first).to_be_visible()
+    expect(scrubber(page).get_by_text("depth 5", exact=False).first).to_be_visible()
     shot(page, artifacts, f"09-iron-oak-gunnery-event-{fact.seq}")
 
 
@@ -411,16 +428,19 @@ ARMADA_MANEUVER = "armada.ShipManeuvered/1"
 
 def _data_to_page(page: Any, x: float, y: float) -> tuple[float, float]:
     """Page pixel coordinates of a board data point, from plotly.js's own axes."""
-    found = page.evaluate(
+    frame = next(f for f in page.frames if "scrubber" in f.url)
+    found = frame.evaluate(
         """([x, y]) => {
-            const gd = document.querySelector('.st-key-board .js-plotly-plot');
+            const gd = document.getElementById('board');
             const box = gd.getBoundingClientRect();
             const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
             return [box.left + xa._offset + xa.d2p(x), box.top + ya._offset + ya.d2p(y)];
         }""",
         [x, y],
     )
-    return float(found[0]), float(found[1])
+    outer = page.locator(SCRUBBER).bounding_box()
+    assert outer is not None
+    return float(found[0]) + outer["x"], float(found[1]) + outer["y"]
 
 
 def test_armada_board_draws_ships_with_zones_and_shields(
@@ -444,11 +464,11 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     open_game(page, server, server.armada_game, event, tl.length)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Armada learning battle")
 
-    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
-    expect(board.locator(".main-svg").first).to_be_visible()
+    board_ = board(page)
+    expect(board_.locator(".main-svg").first).to_be_visible()
     ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
     assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
-    drawn = Counter(board.locator("g.textpoint text").all_text_contents())
+    drawn = Counter(board_.locator("g.textpoint text").all_text_contents())
     missing = [u.id for u in ships if drawn[u.id] < 1]
     assert not missing, f"ships without a name on the board: {missing}; drawn {drawn}"
     shields = Counter(s.label for u in ships for s in u.shapes if s.style == "zone")
@@ -456,14 +476,14 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     assert not short, f"zone labels missing: {short}; drawn {drawn}"
     kinds = Counter(f.label for f in view.board.features)
     assert kinds and all(drawn[k] >= n for k, n in kinds.items())
-    assert board.locator("path.js-fill").count() >= 2 * 3 + 1  # per side + the obstacles
+    assert board_.locator("path.js-fill").count() >= 2 * 3 + 1  # per side + the obstacles
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     shot(page, artifacts, f"10-armada-board-event-{event}")
 
     ship = ships[0]
     assert ship.position is not None
     page.mouse.move(*_data_to_page(page, *ship.position))
-    hover = board.locator(".hoverlayer .hovertext")
+    hover = board_.locator(".hoverlayer .hovertext")
     expect(hover).to_have_count(1)
     details = ship.details
     for part in (
@@ -492,9 +512,7 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
         if f.topic == "ships.CardsDrawn/1" and f.payload["rule"] == "ST-1.2"
     }
     open_game(page, server, rec.header.game_id, drawn["P1"].seq, length)
-    board = page.locator('.st-key-board [data-testid="stPlotlyChart"]')
-    expect(board.locator(".main-svg").first).to_be_visible()
-    ticks = [t.text_content() for t in board.locator(".xtick text").all()]
+    ticks = [t.text_content() for t in board(page).locator(".xtick text").all()]
     assert {"P1", "P2", "P3", "P4"} <= set(ticks), ticks
     panel = explain_column(page)
     expect(panel).to_contain_text(", ".join(drawn["P1"].payload["cards"]))  # the umpire sees all
@@ -504,24 +522,41 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
     expect(panel).not_to_contain_text(", ".join(drawn["P1"].payload["cards"]))
     shot(page, artifacts, "12-ships-four-players-p2-view")
     page.goto(f"{server.url}/?game={rec.header.game_id}&event={drawn['P2'].seq}")
-    wait_idle(page, position_text(drawn["P2"].seq, length))
+    expect(position_line(page)).to_have_text(position_text(drawn["P2"].seq, length))
+    wait_idle(page)
     page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
     wait_idle(page)
     expect(panel).to_contain_text(", ".join(drawn["P2"].payload["cards"]))  # its own cards
 
 
-def test_clicking_a_log_row_jumps_there(
+def test_clicking_a_move_jumps_there(
     page: Any, server: Server, artifacts: Path, river_plate: Game
 ) -> None:
-    """Issue 13 (move list): a click on a row of the log moves the replay to that event (the
-    log lists the events up to the cursor, newest first: the third row is two events back)."""
-    length = river_plate.timeline.length
+    """Issue 13 (move list): the whole game is listed, grouped by turn and phase, the current
+    event highlighted; a click on any row (before or after the cursor) moves the replay there,
+    and the server catches up (URL, Explain panel)."""
+    tl = river_plate.timeline
+    length = tl.length
     open_game(page, server, RIVER_PLATE, 150, length)
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    assert box is not None
-    row_height = 35  # the grid's default row height (the header row is as tall)
-    page.mouse.click(box["x"] + 12, box["y"] + row_height * 3 + row_height / 2)
-    expect_event(page, 148, length)
-    shot(page, artifacts, "13-log-row-click-event-148")
+    moves = scrubber(page).locator("#moves")
+    expect(moves.locator(".move")).to_have_count(length + 1)  # and the start
+    expect(moves.locator(".move.current")).to_have_attribute("data-seq", "150")
+    info = tl.info(150)
+    assert info is not None
+    expect(
+        moves.locator(".group", has_text=f"Turn {info.turn} · {info.phase}").first
+    ).to_be_visible()
+    for target in (148, 230):
+        row = moves.locator(f'.move[data-seq="{target}"]')
+        row.scroll_into_view_if_needed()
+        row.click()
+        expect_event(page, target, length)
+        expect(row).to_have_class(re.compile(r"\bcurrent\b"))
+        expect(row).to_contain_text(tl.events[target - 1].text)
+    # a kind filter keeps only that kind's rows
+    scrubber(page).locator('.filter[data-filter="kind"] summary').click()
+    scrubber(page).locator('.filter[data-filter="kind"] label', has_text="AttackDeclared").click()
+    shown = moves.locator(".move:visible")
+    expected = sum(1 for e in tl.events if e.kind == "AttackDeclared")
+    expect(shown).to_have_count(expected)
+    shot(page, artifacts, "13-move-list-click-event-230")

@@ -13,7 +13,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import Server, wait_idle
+from tests.browser.conftest import SCRUBBER, Server, wait_idle
 from tests.forge import load, rechain
 
 try:
@@ -61,6 +61,12 @@ def _assert_nothing_injected(page: Any, requests: list[str]) -> None:
     # our own bold may hold the whole text; the text's own ** must not make "wake-bold" bold
     expect(page.locator("strong", has_text=re.compile(r"^wake-bold$"))).to_have_count(0)
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    frame = page.frame_locator(SCRUBBER)  # the scrubber: record text only as textContent
+    if page.locator(SCRUBBER).count():
+        expect(frame.locator('img[src*="wake-injected"], img[src*="i.png"]')).to_have_count(0)
+        expect(frame.locator('a[href*="127.0.0.1:9/"], a[href*="wake-link"]')).to_have_count(0)
+        expect(frame.locator('span[style*="color"]', has_text="wake-styled")).to_have_count(0)
+        expect(frame.locator("strong", has_text=re.compile(r"^wake-bold$"))).to_have_count(0)
     assert not [url for url in requests if f"//{HOST}/" in url], requests
 
 
@@ -76,8 +82,13 @@ def test_a_forged_record_s_markup_is_text(
     title = page.get_by_role("heading", level=1)
     expect(title).to_contain_text("Forged <img src=")  # the title's markup, as text
     wait_idle(page)
-    page.get_by_role("button", name="End »").click()
-    wait_idle(page, f"Event {seq} / {seq}")
+    page.frame_locator(SCRUBBER).get_by_role("button", name="End »").click()
+    moves = page.frame_locator(SCRUBBER).locator("#moves")
+    expect(moves).to_contain_text("purpose <img src=")  # the log line, as text
+    expect(page.frame_locator(SCRUBBER).locator("#position")).to_contain_text(
+        f"Event {seq} / {seq}"
+    )
+    wait_idle(page, f"Event {seq} — ")  # the Explain panel caught up
     panel = page.locator('[data-testid="stColumn"]').filter(
         has=page.get_by_role("heading", name="Explain")
     )

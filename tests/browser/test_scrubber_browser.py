@@ -1,0 +1,118 @@
+"""Issue 13 in a real browser: scrubbing happens in the page (the scrubber component), so no key
+press is lost, Back/Forward walk the visited positions, and a side's view holds none of the
+other sides' hidden values, in what is drawn or in the move list.
+
+Run: ``.venv/bin/pytest tests/browser -p no:playwright -x -q``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from domain.read_model import redact_view
+from domain.record import read_record_file
+from tests.browser.conftest import Server
+from tests.browser.test_viewer_browser import (
+    GAMES_DIR,
+    RIVER_PLATE,
+    SCRUBBER,
+    Game,
+    board,
+    expect,
+    expect_event,
+    focus_page,
+    open_game,
+    position_line,
+    position_text,
+    river_plate,
+    scrubber,
+    shot,
+)
+from viewer.timeline import Timeline
+
+__all__ = ["river_plate"]  # the module fixture, shared
+
+
+def test_a_fast_burst_of_key_presses_moves_exactly_that_many_events(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """Ten ArrowRight presses 50 ms apart (focus on the page) move exactly ten events, then the
+    server catches up once (URL, Explain panel); ten ArrowLeft presses come back."""
+    length = river_plate.length
+    open_game(page, server, RIVER_PLATE, 150, length)
+    focus_page(page)
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(50)
+    expect_event(page, 160, length)
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(50)
+    expect_event(page, 150, length)
+    page.keyboard.press("Shift+ArrowRight")  # a turn
+    target = river_plate.timeline.next_turn_start(150)
+    expect_event(page, target, length)
+    shot(page, artifacts, f"20-burst-then-next-turn-event-{target}")
+
+
+def test_back_and_forward_return_to_the_visited_positions(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """Back returns to the previous position the user settled on, Forward goes again."""
+    length = river_plate.length
+    open_game(page, server, RIVER_PLATE, 150, length)
+    moves = scrubber(page).locator("#moves")
+    for target in (120, 200):
+        row = moves.locator(f'.move[data-seq="{target}"]')
+        row.scroll_into_view_if_needed()
+        row.click()
+        expect_event(page, target, length)
+    page.go_back()
+    expect_event(page, 120, length)
+    page.go_back()
+    expect_event(page, 150, length)
+    page.go_forward()
+    expect_event(page, 120, length)
+    shot(page, artifacts, "21-back-forward-event-120")
+
+
+SHIPS_FILE = GAMES_DIR / "ships" / "multi4-line_weapon.wake.json"
+
+
+def test_a_side_view_shows_none_of_the_other_sides_hidden_values(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """SHIPS & TACTICS, viewed as P2 from the link (``?as=P2``): after P1 draws, the board's
+    data and the whole move list (every event of the game) hold none of P1's cards that P2
+    never sees; the umpire's board holds them."""
+    rec = read_record_file(SHIPS_FILE)
+    tl = Timeline(rec.header, rec.events)
+    draw = next(
+        f for f in rec.events if f.topic == "ships.CardsDrawn/1" and f.payload["player"] == "P1"
+    )
+    seen = json.dumps(
+        [redact_view(tl.view_at(s), "P2").model_dump(mode="json") for s in range(tl.length + 1)]
+    ) + "\n".join(tl.text(s, "P2") for s in range(1, tl.length + 1))
+    secret = [c for c in draw.payload["cards"] if c not in seen]
+    assert secret, "P1's draw has no card P2 never sees"
+    event = draw.seq + 6
+    page.goto(f"{server.url}/?game={rec.header.game_id}&event={event}&as=P2")
+    expect(position_line(page)).to_have_text(position_text(event, tl.length))
+    expect(board(page).locator(".main-svg").first).to_be_visible()
+    frame = next(f for f in page.frames if "scrubber" in f.url)
+    drawn = frame.evaluate("() => JSON.stringify(document.getElementById('board').data)")
+    listed = scrubber(page).locator("#moves").inner_text()
+    page_text = page.locator("body").inner_text()
+    assert "hidden" in drawn
+    for card in secret:
+        assert card not in drawn and card not in listed and card not in page_text, card
+    shot(page, artifacts, f"22-ships-as-p2-event-{event}")
+    page.goto(f"{server.url}/?game={rec.header.game_id}&event={event}")  # the umpire
+    expect(position_line(page)).to_have_text(position_text(event, tl.length))
+    expect(page.locator(SCRUBBER)).to_have_count(1)
+    frame = next(f for f in page.frames if "scrubber" in f.url)
+    frame.wait_for_function("() => document.getElementById('board').data !== undefined")
+    drawn = frame.evaluate("() => JSON.stringify(document.getElementById('board').data)")
+    assert any(card in drawn for card in secret)

@@ -1,0 +1,987 @@
+/* Wake scrubber: a Streamlit component (protocol v1, plain postMessage, no build step).
+ *
+ * The server sends the game ONCE per game and view (args.payload: base64 of zlib'd JSON, made
+ * by viewer/scrubber/payload.py): the first frame, per-event deltas, every log line, the chart
+ * series. Here the deltas are folded into one frame per event, and every step (key, button,
+ * slider, strip or chart click, move list click) only redraws the board and moves the cursors.
+ * The settled position goes back to the server (setComponentValue, debounced) so the Explain
+ * panel and the URL (?event=) catch up; the server's URL change is what Back/Forward walk.
+ *
+ * Safety: record text reaches the DOM only through textContent; plotly labels and hovers get
+ * it HTML-escaped (plotly renders a few tags). Frames are already redacted for the view.
+ */
+'use strict';
+(() => {
+  const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+  const ATTACK_COLOUR = '#C00000';
+  const FOCUS_COLOUR = '#111111';
+  const MIN_FILL_ALPHA = 0.15;
+  const MAX_MARKER_SIZE = 28;
+  const SHAPED_MARKER_SIZE = 9;
+  const SLOT_RADIUS = 0.28;
+  const SLOT_SPAN = 0.38;
+  const SHAPE_FILL_ALPHA = { base: 0.10, zone: 0.30, heading: 0.90 };
+  const FEATURE_FILL = 'rgba(128,128,128,0.30)';
+  const FEATURE_LINE = '#7F7F7F';
+  const OUT_LINE = '#A0A0A0';
+  const OVERLAY_COLOURS = { line_of_sight: ATTACK_COLOUR, range: '#6A3D9A', path: '#117733' };
+  const OVERLAY_OTHER = ['#882255', '#44AA99', '#999933', '#332288'];
+  const MAX_TURN_MARKS = 40;
+  const ACTION_PAD = 0.15;
+  const ACTION_MIN = 0.6;
+  const TOP_UNITS = 12;
+  const REPORT_DELAY_MS = 250;
+  const SWING_STYLE = {
+    kill: ['#c0392b', 'x'], critical: ['#e67e22', 'star'],
+    lucky: ['#27ae60', 'triangle-up'], unlucky: ['#8e44ad', 'triangle-down'],
+  };
+  const STRIP_PALETTE = ['#e8eef7', '#f7efe6', '#eaf5ea', '#f5e9f2', '#f4f4e4'];
+  const CHARTS = {
+    dmg_side: ['Damage taken per side (cumulative)', 'damage taken'],
+    dmg_unit: ['Damage taken per unit (cumulative)', 'damage taken'],
+    vp: ['Victory points per side', 'VP'],
+    luck: ["Luck: actual minus expected outcome of each side's rolls", 'actual − expected'],
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  };
+  const esc = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+  // --- state ---------------------------------------------------------------------------------
+  let P = null; // the payload
+  let payloadId = null;
+  let frames = [];
+  let length = 0;
+  let pos = 0;
+  let token = null;
+  let drawn = -1;
+  let scheduled = 0;
+  let reportTimer = 0;
+  let reported = null;
+  let counter = 0;
+  let turnStarts = [];
+  let swings = [];
+  let moveRows = [];
+  let colours = {};
+  let names = {};
+  let chartsDrawn = {};
+  let activeTab = 'dmg_side';
+  let unitsShown = null;
+  const instance = Math.random().toString(36).slice(2);
+
+  // --- Streamlit component protocol ------------------------------------------------------------
+  const send = (type, data) => {
+    window.parent.postMessage(Object.assign({ isStreamlitMessage: true, type }, data || {}), '*');
+  };
+  let lastHeight = 0;
+  const fitHeight = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight) + 4;
+    if (height !== lastHeight) {
+      lastHeight = height;
+      send('streamlit:setFrameHeight', { height });
+    }
+  };
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    const msg = event.data;
+    if (msg && msg.type === 'streamlit:render') onRender(msg.args || {});
+  });
+
+  async function inflate(b64) {
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i += 1) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  let loading = null;
+  async function onRender(args) {
+    if (args.payload_id !== payloadId) {
+      payloadId = args.payload_id;
+      const mine = payloadId;
+      loading = inflate(args.payload);
+      const data = await loading;
+      if (mine !== payloadId) return; // a newer game arrived meanwhile
+      start(data);
+      showNotes(args.notes);
+      token = args.token;
+      jump(args.event);
+      return;
+    }
+    if (loading) await loading;
+    showNotes(args.notes);
+    if (args.token !== token) { // the server moved the position (Back/Forward, a link)
+      token = args.token;
+      clearTimeout(reportTimer);
+      reported = args.event;
+      jump(args.event);
+    }
+  }
+
+  function report() {
+    clearTimeout(reportTimer);
+    reportTimer = setTimeout(() => {
+      if (pos === reported) return;
+      reported = pos;
+      counter += 1;
+      send('streamlit:setComponentValue', {
+        value: { event: pos, token, n: counter, game: P.game }, dataType: 'json',
+      });
+    }, REPORT_DELAY_MS);
+  }
+
+  // --- frames ----------------------------------------------------------------------------------
+  function buildFrames() {
+    const f0 = P.frame0;
+    let cur = {
+      units: P.units, board: P.board, turn: f0.turn, phase: f0.phase, active: f0.active,
+      sides: f0.sides, result: f0.result, overlays: f0.overlays,
+    };
+    frames = [cur];
+    for (const d of P.deltas) {
+      if (d === 0) { frames.push(cur); continue; }
+      const next = Object.assign({}, cur);
+      if (d.u || d.order) {
+        const byId = new Map(cur.units.map((u) => [u.id, u]));
+        if (d.u) for (const id of Object.keys(d.u)) byId.set(id, d.u[id]);
+        const order = d.order || cur.units.map((u) => u.id);
+        next.units = order.map((id) => byId.get(id)).filter(Boolean);
+      }
+      for (const k of ['board', 'turn', 'phase', 'active', 'sides', 'result', 'overlays']) {
+        if (k in d) next[k] = d[k];
+      }
+      frames.push(next);
+      cur = next;
+    }
+  }
+
+  // --- navigation --------------------------------------------------------------------------------
+  const clamp = (n) => Math.max(0, Math.min(length, Math.round(Number(n) || 0)));
+  function nextTurn(n) {
+    const s = turnStarts.find((t) => t > n);
+    return s === undefined ? length : s;
+  }
+  function prevTurn(n) {
+    let best = 0;
+    for (const t of turnStarts) { if (t < n) best = t; else break; }
+    return best;
+  }
+  const nextSwing = (n) => swings.find((s) => s[0] > n) || null;
+  function prevSwing(n) {
+    let best = null;
+    for (const s of swings) { if (s[0] < n) best = s; else break; }
+    return best;
+  }
+  function target(action) {
+    switch (action) {
+      case 'start': return 0;
+      case 'end': return length;
+      case 'prev': return pos - 1;
+      case 'next': return pos + 1;
+      case 'prev-turn': return prevTurn(pos);
+      case 'next-turn': return nextTurn(pos);
+      case 'prev-swing': { const s = prevSwing(pos); return s ? s[0] : pos; }
+      case 'next-swing': { const s = nextSwing(pos); return s ? s[0] : pos; }
+      default: return pos;
+    }
+  }
+
+  /** The user moved: show it now, tell the server once the user stops. */
+  function go(n) {
+    if (!P) return;
+    const to = clamp(n);
+    if (to === pos) return;
+    pos = to;
+    schedule();
+    report();
+  }
+  /** The server moved (first render, Back/Forward): show it, do not report it back. */
+  function jump(n) {
+    pos = clamp(n);
+    reported = pos;
+    schedule();
+  }
+
+  let stepStart = 0;
+  function schedule() {
+    showPosition(); // the text first: cheap, and never behind the key
+    if (scheduled) return;
+    stepStart = performance.now();
+    scheduled = requestAnimationFrame(render);
+  }
+  function render() {
+    scheduled = 0;
+    const n = pos;
+    if (n !== drawn) {
+      drawBoard(n);
+      drawn = n;
+    }
+    moveCursors(n);
+    markMove(n);
+    $('slider').value = String(n);
+    updateButtons(n);
+    const board = $('board');
+    board.dataset.event = String(n);
+    board.dataset.stepMs = (performance.now() - stepStart).toFixed(1); // for the benchmark
+  }
+
+  const KEYS = {
+    ArrowRight: 'next', ArrowLeft: 'prev', PageDown: 'next-turn', PageUp: 'prev-turn',
+    Home: 'start', End: 'end', n: 'next-swing', p: 'prev-swing',
+  };
+  function onKey(e) {
+    if (!P || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && t !== $('slider')) {
+      const tag = (t.tagName || '').toUpperCase();
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
+      const role = t.getAttribute && t.getAttribute('role');
+      if (role && ['slider', 'combobox', 'listbox', 'option', 'textbox', 'spinbutton'].includes(role)) return;
+    }
+    let action = KEYS[e.key];
+    if (e.shiftKey && e.key === 'ArrowRight') action = 'next-turn';
+    if (e.shiftKey && e.key === 'ArrowLeft') action = 'prev-turn';
+    if (!action) return;
+    e.preventDefault();
+    go(target(action));
+  }
+  document.addEventListener('keydown', onKey);
+  // Keys pressed anywhere on the page (not only in this frame) scrub too: the frame is
+  // same-origin; the newest scrubber on the page owns them.
+  let parentDoc = null;
+  try {
+    parentDoc = window.parent.document;
+    parentDoc.wakeScrubber = instance;
+    const onParentKey = (e) => {
+      if (parentDoc.wakeScrubber !== instance) {
+        parentDoc.removeEventListener('keydown', onParentKey);
+        return;
+      }
+      onKey(e);
+    };
+    parentDoc.addEventListener('keydown', onParentKey);
+    window.addEventListener('pagehide', () => parentDoc.removeEventListener('keydown', onParentKey));
+    // Back/Forward: Streamlit reruns with the URL's event and the server moves us; reading the
+    // URL here as well shows the position at once.
+    const onPop = () => {
+      if (parentDoc.wakeScrubber !== instance || !P) return;
+      const wanted = new URLSearchParams(window.parent.location.search).get('event');
+      if (wanted !== null && /^\d+$/.test(wanted)) jump(Number(wanted));
+    };
+    window.parent.addEventListener('popstate', onPop);
+    window.addEventListener('pagehide', () => window.parent.removeEventListener('popstate', onPop));
+  } catch (err) {
+    parentDoc = null; // another origin: keys work when this frame has the focus
+  }
+
+  // --- the position line and the controls ----------------------------------------------------
+  function showPosition() {
+    const line = $('position');
+    line.textContent = '';
+    const head = el('b', '', `Event ${pos} / ${length}`);
+    line.append(head);
+    if (pos === 0) {
+      line.append(' · Start');
+    } else {
+      const f = frames[pos];
+      const ev = P.events[pos - 1];
+      line.append(` · Turn ${f.turn} · ${f.phase} · ${ev[3]}`);
+    }
+  }
+  function updateButtons(n) {
+    const next = nextSwing(n);
+    const prev = prevSwing(n);
+    document.querySelector('[data-go="next-swing"]').disabled = !next;
+    document.querySelector('[data-go="prev-swing"]').disabled = !prev;
+    $('swing-note').textContent = next ? `Next swing: event ${next[0]} (${next[1]}) — ${next[2]}` : '';
+  }
+
+  // --- board -----------------------------------------------------------------------------------
+  function fmt(v) {
+    if (typeof v === 'boolean') return v ? 'True' : 'False';
+    if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+    return String(v);
+  }
+  function rgba(hex, alpha) {
+    const h = hex.replace('#', '');
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    return `rgba(${r},${g},${b},${alpha.toFixed(2)})`;
+  }
+  function damageRatio(u) {
+    if (u.strength <= 0) return u.damage <= 0 ? 0 : 1;
+    return Math.min(Math.max(u.damage / u.strength, 0), 1);
+  }
+  const markerSize = (u) => (u.shapes ? SHAPED_MARKER_SIZE : Math.min(10 + 3 * Math.max(u.strength, 0), MAX_MARKER_SIZE));
+  function slots(c, n) {
+    const [cx, cy] = c;
+    if (n <= 1) return [c];
+    const out = [];
+    if (n <= 6) {
+      for (let i = 0; i < n; i += 1) {
+        const a = Math.PI / 2 - (2 * Math.PI * i) / n;
+        out.push([cx + SLOT_RADIUS * Math.cos(a), cy + SLOT_RADIUS * Math.sin(a)]);
+      }
+      return out;
+    }
+    const k = Math.ceil(Math.sqrt(n));
+    const step = (2 * SLOT_SPAN) / (k - 1);
+    for (let i = 0; i < n; i += 1) out.push([cx - SLOT_SPAN + (i % k) * step, cy + SLOT_SPAN - Math.floor(i / k) * step]);
+    return out;
+  }
+  function spread(groups) {
+    const placed = {};
+    for (const { centre, ids } of groups.values()) {
+      const s = slots(centre, ids.length);
+      ids.forEach((id, i) => { placed[id] = s[i]; });
+    }
+    return placed;
+  }
+  const seatOf = (u) => ((u.details && typeof u.details.seat === 'string' && u.details.seat) ? u.details.seat : u.side);
+  function zoneAxes(f) {
+    const seats = f.board.seats && f.board.seats.length ? [...f.board.seats] : f.sides.map((s) => s.id);
+    const zones = [...(f.board.zones || [])];
+    for (const u of f.units) {
+      if (u.zone == null) continue;
+      if (!seats.includes(seatOf(u))) seats.push(seatOf(u));
+      if (!zones.includes(u.zone)) zones.push(u.zone);
+    }
+    return [seats, zones];
+  }
+  function where(u, seat) {
+    if (u.position) return `position: (${fmt(u.position[0])}, ${fmt(u.position[1])})`;
+    if (u.cell) return `cell: (${u.cell[0]}, ${u.cell[1]})`;
+    if (u.zone != null) return `zone: ${esc(u.zone)}` + (seat ? `, seat: ${esc(seat)}` : '');
+    return 'position: off board';
+  }
+  function placements(f) {
+    const kind = f.board.kind;
+    const pts = {};
+    const wh = {};
+    if (kind === 'continuous') {
+      for (const u of f.units) if (u.position) { pts[u.id] = [u.position[0], u.position[1]]; wh[u.id] = where(u); }
+      return [pts, wh];
+    }
+    const groups = new Map();
+    const add = (c, id) => {
+      const key = `${c[0]},${c[1]}`;
+      if (!groups.has(key)) groups.set(key, { centre: c, ids: [] });
+      groups.get(key).ids.push(id);
+    };
+    if (kind === 'grid') {
+      for (const u of f.units) if (u.cell) { add([u.cell[0] + 0.5, u.cell[1] + 0.5], u.id); wh[u.id] = where(u); }
+      return [spread(groups), wh];
+    }
+    const [seats, zones] = zoneAxes(f);
+    for (const u of f.units) {
+      if (u.zone == null) continue;
+      const seat = seatOf(u);
+      add([seats.indexOf(seat), zones.indexOf(u.zone)], u.id);
+      wh[u.id] = where(u, seat);
+    }
+    return [spread(groups), wh];
+  }
+  function hover(u, sideName, wh) {
+    const lines = [
+      `<b>${esc(u.name)}</b> (${esc(u.id)})`, `kind: ${esc(u.kind)}`, `side: ${esc(sideName)}`,
+      `status: ${esc(u.status)}`, `damage: ${u.damage}/${u.strength}`, wh,
+    ];
+    if (u.heading != null) lines.push(`heading: ${fmt(u.heading)}°`);
+    for (const [k, v] of Object.entries(u.details || {})) if (v != null) lines.push(`${esc(k)}: ${esc(fmt(v))}`);
+    return lines.join('<br>');
+  }
+  function batched(geoms) {
+    const xs = [];
+    const ys = [];
+    for (const g of geoms) {
+      if (xs.length) { xs.push(null); ys.push(null); }
+      for (const [x, y] of g.ring) { xs.push(x); ys.push(y); }
+    }
+    return [xs, ys];
+  }
+  const fillTrace = (name, geoms, fill, line, group) => {
+    const [x, y] = batched(geoms);
+    return { type: 'scatter', name: esc(name), legendgroup: group, showlegend: false, x, y, mode: 'lines',
+      fill: 'toself', fillcolor: fill, line: { color: line, width: 1 }, hoverinfo: 'skip' };
+  };
+  const lineTrace = (name, geoms, colour, dash, width, group) => {
+    const [x, y] = batched(geoms);
+    return { type: 'scatter', name: esc(name), legendgroup: group, showlegend: false, x, y, mode: 'lines',
+      line: { color: colour, dash, width }, hoverinfo: 'skip' };
+  };
+  const labelTrace = (name, labelled, colour, size, group) => ({
+    type: 'scatter', name: esc(name), legendgroup: group, showlegend: false,
+    x: labelled.map(([g]) => g.at[0]), y: labelled.map(([g]) => g.at[1]), mode: 'text',
+    text: labelled.map(([g]) => esc(g.label || '')), textposition: 'middle center',
+    textfont: { size, color: colour }, hovertext: labelled.map(([, h]) => h),
+    hovertemplate: '%{hovertext}<extra></extra>',
+  });
+  function extent(u) {
+    if (!u.position || !u.shapes) return [[0, 0]];
+    const out = [];
+    for (const s of u.shapes) for (const [x, y] of s.ring) out.push([x - u.position[0], y - u.position[1]]);
+    return out.length ? out : [[0, 0]];
+  }
+  function actionWindow(f) {
+    const b = f.board;
+    const big = Math.max(b.width, b.height);
+    const pad = 0.03 * big;
+    const whole = [[-pad, b.width + pad], [-pad, b.height + pad]];
+    const points = [];
+    for (const u of f.units) {
+      if (u.status !== 'active' || !u.position) continue;
+      for (const [dx, dy] of extent(u)) points.push([u.position[0] + dx, u.position[1] + dy]);
+    }
+    if (!points.length) return whole;
+    const margin = ACTION_PAD * big;
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    let x0 = Math.min(...xs) - margin; const x1 = Math.max(...xs) + margin;
+    let y0 = Math.min(...ys) - margin; const y1 = Math.max(...ys) + margin;
+    const span = Math.max(x1 - x0, y1 - y0, ACTION_MIN * big);
+    if (span >= big) return whole;
+    const cx = (x0 + x1) / 2; const cy = (y0 + y1) / 2;
+    x0 = Math.min(Math.max(cx - span / 2, -pad), b.width + pad - span);
+    y0 = Math.min(Math.max(cy - span / 2, -pad), b.height + pad - span);
+    return [[x0, x0 + span], [y0, y0 + span]];
+  }
+  function boardFrame(f, layout, traces) {
+    const b = f.board;
+    const grey = '#B0B0B0';
+    const shapes = [];
+    const notes = [];
+    if (b.kind === 'continuous') {
+      shapes.push({ type: 'rect', x0: 0, y0: 0, x1: b.width, y1: b.height, layer: 'below', fillcolor: '#EEF3F7', line: { color: grey, width: 1 } });
+      const [[x0, x1], [y0, y1]] = actionWindow(f);
+      layout.xaxis = { range: [x0, x1], title: { text: `x (${esc(b.unit)})` } };
+      layout.yaxis = { range: [y0, y1], title: { text: `y (${esc(b.unit)})` }, scaleanchor: 'x', scaleratio: 1 };
+    } else if (b.kind === 'grid') {
+      const cols = Math.trunc(b.width); const rows = Math.trunc(b.height);
+      for (let c = 0; c < cols; c += 1) for (let r = 0; r < rows; r += 1) {
+        shapes.push({ type: 'rect', x0: c, y0: r, x1: c + 1, y1: r + 1, layer: 'below', fillcolor: '#F4F6F8', line: { color: grey, width: 1 } });
+      }
+      const cells = b.cells || [];
+      if (cells.length) {
+        traces.push({
+          type: 'scatter', name: 'cells', x: cells.map((c) => c.cell[0] + 0.5), y: cells.map((c) => c.cell[1] + 0.5),
+          mode: 'markers', marker: { size: 6, color: '#C8C8C8', opacity: 0.5 }, showlegend: false,
+          hovertext: cells.map((c) => {
+            const lines = [`<b>cell (${c.cell[0]}, ${c.cell[1]})</b>`];
+            if (c.label) lines.push(esc(c.label));
+            for (const [k, v] of Object.entries(c.details || {})) if (v != null) lines.push(`${esc(k)}: ${esc(fmt(v))}`);
+            return lines.join('<br>');
+          }),
+          hovertemplate: '%{hovertext}<extra></extra>',
+        });
+        for (const c of cells) if (c.label) {
+          notes.push({ x: c.cell[0] + 0.03, y: c.cell[1] + 0.03, xref: 'x', yref: 'y', text: esc(c.label), showarrow: false,
+            xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } });
+        }
+      }
+      const range = (n) => Array.from({ length: n }, (_, i) => i);
+      layout.xaxis = { range: [0, cols], tickvals: range(cols).map((c) => c + 0.5), ticktext: range(cols).map(String), showgrid: false, zeroline: false, title: { text: 'column' } };
+      layout.yaxis = { range: [rows, -0.25], tickvals: range(rows).map((r) => r + 0.5), ticktext: range(rows).map(String), showgrid: false, zeroline: false, title: { text: 'row' }, scaleanchor: 'x', scaleratio: 1 };
+    } else {
+      const [seats, zones] = zoneAxes(f);
+      for (let i = 0; i < seats.length; i += 1) for (let j = 0; j < zones.length; j += 1) {
+        shapes.push({ type: 'rect', x0: i - 0.5, y0: j - 0.5, x1: i + 0.5, y1: j + 0.5, layer: 'below', fillcolor: '#F4F6F8', line: { color: grey, width: 1 } });
+      }
+      layout.xaxis = { range: [-0.5, seats.length - 0.5], tickvals: seats.map((_, i) => i), ticktext: seats.map(esc), showgrid: false, zeroline: false, title: { text: 'seat' } };
+      layout.yaxis = { range: [zones.length - 0.5, -0.5], tickvals: zones.map((_, i) => i), ticktext: zones.map(esc), showgrid: false, zeroline: false, title: { text: 'zone' } };
+    }
+    layout.shapes = shapes;
+    layout.annotations = notes;
+  }
+  function drawFeatures(f, traces) {
+    const features = f.board.features || [];
+    if (!features.length) return;
+    const group = 'board features';
+    traces.push(fillTrace(group, features, FEATURE_FILL, FEATURE_LINE, group));
+    const labelled = features.filter((g) => g.at).map((g) => {
+      const lines = [`<b>${esc(g.name || g.id)}</b> (${esc(g.id)})`];
+      if (g.kind) lines.push(`kind: ${esc(g.kind)}`);
+      for (const [k, v] of Object.entries(g.details || {})) if (v != null) lines.push(`${esc(k)}: ${esc(fmt(v))}`);
+      return [g, lines.join('<br>')];
+    });
+    if (labelled.length) traces.push(labelTrace('feature labels', labelled, '#555555', 9, group));
+  }
+  function below(u) {
+    const closed = u.shapes.filter((s) => s.closed);
+    const use = closed.length ? closed : u.shapes;
+    const ys = use.flatMap((s) => s.ring.map((p) => p[1]));
+    let x;
+    if (u.position) x = u.position[0];
+    else { const xs = use.flatMap((s) => s.ring.map((p) => p[0])); x = (Math.min(...xs) + Math.max(...xs)) / 2; }
+    return [x, Math.min(...ys)];
+  }
+  function drawShapes(units, sideName, colour, traces) {
+    const byStyle = { base: [], zone: [], heading: [], arc: [] };
+    const out = [];
+    const labelled = [];
+    const named = [];
+    for (const u of units) {
+      if (u.status !== 'active') { out.push(...u.shapes); continue; }
+      named.push([u.id, below(u)]);
+      for (const s of u.shapes) {
+        (byStyle[s.closed ? s.style : 'arc'] || byStyle.base).push(s);
+        if (s.label) labelled.push([s, `<b>${esc(u.name)}</b> (${esc(u.id)})<br>${esc(s.part)}: ${esc(s.label)}`]);
+      }
+    }
+    if (out.length) traces.push(lineTrace(`${sideName} shapes (out)`, out, OUT_LINE, 'dot', 1, sideName));
+    for (const style of ['base', 'zone', 'heading']) {
+      if (byStyle[style].length) traces.push(fillTrace(`${sideName} ${style}s`, byStyle[style], rgba(colour, SHAPE_FILL_ALPHA[style]), colour, sideName));
+    }
+    if (byStyle.arc.length) traces.push(lineTrace(`${sideName} arcs`, byStyle.arc, rgba(colour, 0.55), 'dot', 1, sideName));
+    if (named.length) {
+      traces.push({ type: 'scatter', name: `${esc(sideName)} names`, legendgroup: sideName, showlegend: false,
+        x: named.map(([, p]) => p[0]), y: named.map(([, p]) => p[1]), mode: 'text',
+        text: named.map(([id]) => esc(id)), textposition: 'bottom center',
+        textfont: { size: 10, color: '#222222' }, hoverinfo: 'skip' });
+    }
+    if (labelled.length) traces.push(labelTrace(`${sideName} labels`, labelled, '#111111', 11, sideName));
+  }
+  function drawOverlays(f, traces) {
+    const overlays = f.overlays || [];
+    if (!overlays.length) return;
+    const unitNames = Object.fromEntries(f.units.map((u) => [u.id, u.name]));
+    const kinds = [...new Set(overlays.map((o) => o.kind))];
+    const others = kinds.filter((k) => !(k in OVERLAY_COLOURS));
+    const labelled = [];
+    for (const kind of kinds) {
+      const colour = OVERLAY_COLOURS[kind] || OVERLAY_OTHER[others.indexOf(kind) % OVERLAY_OTHER.length];
+      const of = overlays.filter((o) => o.kind === kind);
+      const areas = of.filter((o) => o.closed);
+      const lines = of.filter((o) => !o.closed);
+      const label = kind.replace(/_/g, ' ');
+      if (areas.length) {
+        const t = fillTrace(label, areas, rgba(colour, 0.08), colour, label);
+        t.line.dash = 'dash';
+        t.showlegend = !lines.length;
+        traces.push(t);
+      }
+      if (lines.length) {
+        const t = lineTrace(label, lines, colour, 'dash', 2, label);
+        t.showlegend = true;
+        traces.push(t);
+      }
+      for (const o of of) {
+        if (!o.label || !o.at) continue;
+        const who = (o.units || []).map((u) => unitNames[u] || u).join(', ');
+        const ls = [`<b>${esc(label)}</b>: ${esc(o.label)}`];
+        if (who) ls.push(esc(who));
+        for (const [k, v] of Object.entries(o.details || {})) if (v != null) ls.push(`${esc(k)}: ${esc(fmt(v))}`);
+        labelled.push([o, ls.join('<br>')]);
+      }
+    }
+    if (labelled.length) traces.push(labelTrace('overlay labels', labelled, '#333333', 10));
+  }
+  function unitTrace(name, units, pts, wh, sideName, colour, out) {
+    const marker = out
+      ? { symbol: 'x', color: colour, opacity: 0.45, size: 12 }
+      : { symbol: 'circle', size: units.map(markerSize),
+        color: units.map((u) => rgba(colour, 1 - (1 - MIN_FILL_ALPHA) * damageRatio(u))),
+        line: { color: colour, width: 2 } };
+    return {
+      type: 'scatter', name: esc(name), legendgroup: sideName, x: units.map((u) => pts[u.id][0]),
+      y: units.map((u) => pts[u.id][1]), mode: 'markers+text',
+      text: units.map((u) => (u.private || (u.shapes && !out) ? '' : esc(u.id))),
+      textposition: 'top center', textfont: { size: 10, color: out ? '#888888' : '#222222' },
+      customdata: units.map((u) => u.id), hovertext: units.map((u) => hover(u, sideName, wh[u.id])),
+      hovertemplate: '%{hovertext}<extra></extra>', marker,
+    };
+  }
+  function highlight(n, f, pts, layout, traces) {
+    if (n < 1) return;
+    const before = frames[n - 1];
+    const old = new Map(before.units.map((u) => [u.id, u]));
+    const shift = f.board.kind === 'grid' ? 0.5 : 0;
+    for (const u of f.units) {
+      const prev = old.get(u.id);
+      if (!prev) continue;
+      let src = null; let dst = null;
+      if (u.position && prev.position && (u.position[0] !== prev.position[0] || u.position[1] !== prev.position[1])) {
+        src = prev.position; dst = u.position;
+      } else if (u.cell && prev.cell && (u.cell[0] !== prev.cell[0] || u.cell[1] !== prev.cell[1])) {
+        src = [prev.cell[0] + 0.5, prev.cell[1] + 0.5]; dst = [u.cell[0] + 0.5, u.cell[1] + 0.5];
+      }
+      if (!src) continue;
+      layout.annotations.push({
+        x: dst[0] + shift, y: dst[1] + shift, ax: src[0] + shift, ay: src[1] + shift, xref: 'x', yref: 'y',
+        axref: 'x', ayref: 'y', text: '', showarrow: true, arrowhead: 2, arrowsize: 1.2, arrowwidth: 2,
+        arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.id)} moves`,
+      });
+    }
+    const ev = P.events[n - 1];
+    const attack = ev[4];
+    if (attack && pts[attack[0]] && pts[attack[1]]) {
+      const [a, t] = attack;
+      traces.push({ type: 'scatter', name: 'attack', legendgroup: 'attack', showlegend: true,
+        x: [pts[a][0], pts[t][0]], y: [pts[a][1], pts[t][1]], mode: 'lines',
+        line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 }, customdata: [a, t],
+        hovertemplate: `${esc(a)} → ${esc(t)}<extra>attack</extra>` });
+    }
+    const focusIds = new Set(ev[2]);
+    const focused = f.units.filter((u) => focusIds.has(u.id) && pts[u.id]);
+    const outlined = focused.filter((u) => u.shapes);
+    if (outlined.length) {
+      const bases = outlined.flatMap((u) => u.shapes.filter((s) => s.style === 'base' && s.closed));
+      const t = lineTrace('focus outline', bases.length ? bases : outlined.flatMap((u) => u.shapes), FOCUS_COLOUR, 'solid', 3, 'focus');
+      traces.push(t);
+    }
+    const plain = focused.filter((u) => !u.shapes);
+    if (plain.length) {
+      traces.push({ type: 'scatter', name: 'focus', x: plain.map((u) => pts[u.id][0]), y: plain.map((u) => pts[u.id][1]),
+        mode: 'markers', marker: { symbol: 'circle-open', size: plain.map((u) => markerSize(u) + 14), color: FOCUS_COLOUR, line: { width: 3 } },
+        customdata: plain.map((u) => u.id), hoverinfo: 'skip', showlegend: false });
+    }
+  }
+  function boardTitle(f) {
+    let title = `${P.title.ruleset} · ${P.title.scenario} · turn ${f.turn}, ${f.phase}`;
+    if (f.result) {
+      const w = f.result.winner;
+      title += ` · result: ${w ? (names[w] || w) : 'draw'}`;
+    }
+    return esc(title);
+  }
+  function drawBoard(n) {
+    const f = frames[n];
+    const sideIds = f.sides.map((s) => s.id);
+    for (const u of f.units) if (!sideIds.includes(u.side)) sideIds.push(u.side);
+    names = Object.fromEntries(f.sides.map((s) => [s.id, s.name]));
+    colours = Object.fromEntries(sideIds.map((s, i) => [s, PALETTE[i % PALETTE.length]]));
+    const [pts, wh] = placements(f);
+    const traces = [];
+    const layout = {
+      title: { text: boardTitle(f), x: 0.01, xanchor: 'left' }, height: f.board.height_px,
+      margin: { l: 50, r: 10, t: 40, b: 40 },
+      legend: { orientation: 'h', yanchor: 'top', y: -0.12, x: 0, title: { text: 'fill fades with damage ·' } },
+      uirevision: 'wake-board', plot_bgcolor: 'white', hovermode: 'closest',
+    };
+    boardFrame(f, layout, traces);
+    drawFeatures(f, traces);
+    sideIds.forEach((sid) => {
+      const drawnShapes = f.units.filter((u) => u.side === sid && u.shapes);
+      if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces);
+    });
+    drawOverlays(f, traces);
+    sideIds.forEach((sid) => {
+      const name = names[sid] || sid;
+      const mine = f.units.filter((u) => u.side === sid && pts[u.id]);
+      const active = mine.filter((u) => u.status === 'active');
+      const out = mine.filter((u) => u.status !== 'active');
+      traces.push(unitTrace(name, active, pts, wh, name, colours[sid], false));
+      if (out.length) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true));
+    });
+    highlight(n, f, pts, layout, traces);
+    Plotly.react($('board'), traces, layout, { displaylogo: false, responsive: true });
+  }
+
+  // --- strip and charts, built once; cursors are DOM lines over them ---------------------------
+  function turnMarks() {
+    const step = Math.max(1, Math.ceil(P.turns.length / MAX_TURN_MARKS));
+    return P.turns.filter((_, i) => i % step === 0);
+  }
+  function drawStrip() {
+    const bounds = [...P.phases, ['end', length]];
+    const phases = [...new Set(P.phases.map((p) => p[0]))].sort();
+    const spans = bounds.slice(0, -1).map((b, i) => [b, bounds[i + 1]]);
+    const traces = [{
+      type: 'bar', x: spans.map(([[, s], [, e]]) => (s + Math.max(e, s + 0.5)) / 2),
+      width: spans.map(([[, s], [, e]]) => Math.max(e - s, 0.5)), y: spans.map(() => 1), base: 0,
+      marker: { color: spans.map(([[p]]) => STRIP_PALETTE[phases.indexOf(p) % STRIP_PALETTE.length]), line: { width: 0 } },
+      customdata: spans.map(([[, s]]) => s), text: spans.map(([[p]]) => esc(p)),
+      hovertemplate: '%{customdata}: %{text}<extra></extra>', textposition: 'none', showlegend: false,
+    }];
+    for (const [kind, [colour, symbol]] of Object.entries(SWING_STYLE)) {
+      const of = swings.filter((s) => s[1] === kind);
+      if (!of.length) continue;
+      traces.push({ type: 'scatter', x: of.map((s) => s[0]), y: of.map(() => 0.5), mode: 'markers',
+        marker: { color: colour, symbol, size: 9 }, name: kind, text: of.map((s) => esc(s[2])),
+        hovertemplate: `event %{x}: %{text}<extra>${kind}</extra>` });
+    }
+    const marks = turnMarks();
+    const layout = {
+      height: 112, margin: { l: 10, r: 10, t: 26, b: 28 },
+      xaxis: { range: [0, Math.max(length, 1)], showgrid: false, fixedrange: true },
+      yaxis: { visible: false, range: [0, 1], fixedrange: true }, showlegend: false, bargap: 0,
+      shapes: marks.map(([, s]) => ({ type: 'line', x0: s, x1: s, y0: 0, y1: 1, line: { color: '#555', width: 1 } })),
+      annotations: marks.map(([t, s]) => ({ x: s, y: 1, text: `T${t}`, showarrow: false, yanchor: 'bottom', xanchor: 'left', font: { size: 10 } })),
+      dragmode: false,
+    };
+    Plotly.react($('strip'), traces, layout, { displayModeBar: false, responsive: true });
+    addCursor($('strip'));
+  }
+  function seriesFor(key) {
+    const all = P.series[key] || {};
+    if (key !== 'dmg_unit') return all;
+    return Object.fromEntries(Object.entries(all).filter(([name]) => unitsShown.has(name)));
+  }
+  function drawChart(key) {
+    const node = document.querySelector(`[data-chart="${key}"]`);
+    const [title, yTitle] = CHARTS[key];
+    const series = seriesFor(key);
+    const byName = {};
+    P.sideOrder.forEach((sid, i) => { byName[P.sides[sid]] = PALETTE[i % PALETTE.length]; });
+    const traces = Object.entries(series).map(([name, points], i) => {
+      const xs = points.map((p) => p[0]);
+      const ys = points.map((p) => p[1]);
+      const sizes = xs.map(() => 6);
+      if (xs.length && xs[xs.length - 1] < length) { xs.push(length); ys.push(ys[ys.length - 1]); sizes.push(0); }
+      const colour = (key !== 'dmg_unit' && byName[name]) || PALETTE[i % PALETTE.length];
+      return { type: 'scatter', name: esc(name), x: xs, y: ys, mode: 'lines+markers', line: { shape: 'hv', color: colour, width: 2 },
+        marker: { size: sizes, color: colour }, customdata: xs, hovertemplate: `event %{x}<br>%{y}<extra>${esc(name)}</extra>` };
+    });
+    const marks = turnMarks();
+    const layout = {
+      title: { text: esc(title), x: 0.01, xanchor: 'left' }, height: 300, margin: { l: 50, r: 10, t: 50, b: 40 },
+      plot_bgcolor: 'white', legend: { orientation: 'h', yanchor: 'top', y: -0.25, x: 0 },
+      xaxis: { title: { text: 'event' }, range: [0, Math.max(length, 1)], showgrid: true, gridcolor: '#EEEEEE', zeroline: false },
+      yaxis: { title: { text: yTitle }, showgrid: true, gridcolor: '#EEEEEE', zeroline: false },
+      shapes: marks.map(([, s]) => ({ type: 'line', x0: s, x1: s, xref: 'x', y0: 0, y1: 1, yref: 'paper', layer: 'below', line: { color: '#BBBBBB', width: 1, dash: 'dot' } })),
+      annotations: traces.length ? marks.map(([t, s]) => ({ x: s, y: 1, xref: 'x', yref: 'paper', text: `T${t}`, showarrow: false, xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } }))
+        : [{ text: 'no data', xref: 'paper', yref: 'paper', x: 0.5, y: 0.5, showarrow: false, font: { size: 14, color: '#888888' } }],
+    };
+    Plotly.react(node, traces, layout, { displaylogo: false, responsive: true });
+    addCursor(node);
+    chartsDrawn[key] = true;
+  }
+  function addCursor(node) {
+    if (node.wakeCursor) return;
+    node.wakeCursor = true;
+    const line = el('div', 'cursor');
+    line.append(el('span'));
+    node.append(line);
+    node.on('plotly_relayout', () => moveCursors(pos));
+    node.on('plotly_afterplot', () => moveCursors(pos));
+    // a click anywhere on the plot (not a drag) jumps to that event
+    let down = null;
+    node.addEventListener('mousedown', (e) => { down = [e.clientX, e.clientY]; });
+    node.addEventListener('click', (e) => {
+      if (!down || Math.abs(e.clientX - down[0]) > 4 || Math.abs(e.clientY - down[1]) > 4) return;
+      const xa = node._fullLayout && node._fullLayout.xaxis;
+      if (!xa) return;
+      const box = node.getBoundingClientRect();
+      const px = e.clientX - box.left - xa._offset;
+      if (px < 0 || px > xa._length) return;
+      go(xa.p2l(px));
+    });
+  }
+  function moveCursors(n) {
+    const nodes = [$('strip'), ...document.querySelectorAll('#charts .chart')];
+    for (const node of nodes) {
+      const line = node.querySelector('.cursor');
+      const full = node._fullLayout;
+      if (!line || !full || !full.xaxis || node.hidden) continue;
+      const xa = full.xaxis;
+      const ya = full.yaxis;
+      line.style.left = `${xa._offset + xa.l2p(n)}px`;
+      line.style.top = `${ya._offset}px`;
+      line.style.height = `${ya._length}px`;
+      line.firstChild.textContent = node.id === 'strip' ? '' : `event ${n}`;
+    }
+  }
+  function showTab(key) {
+    activeTab = key;
+    for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === key));
+    for (const c of document.querySelectorAll('#charts .chart')) c.hidden = c.dataset.chart !== key;
+    $('unit-pick').hidden = key !== 'dmg_unit';
+    if (!chartsDrawn[key]) drawChart(key);
+    else Plotly.Plots.resize(document.querySelector(`[data-chart="${key}"]`));
+    moveCursors(pos);
+    fitHeight();
+  }
+  function buildUnitPick() {
+    const all = P.series.dmg_unit || {};
+    const last = (pts) => (pts.length ? pts[pts.length - 1][1] : 0);
+    const ranked = Object.keys(all).sort((a, b) => last(all[b]) - last(all[a]) || (a < b ? -1 : 1));
+    const damaged = ranked.slice(0, TOP_UNITS).filter((n) => last(all[n]) > 0);
+    unitsShown = new Set(damaged.length ? damaged : ranked.slice(0, TOP_UNITS));
+    const box = document.querySelector('#unit-pick > div');
+    box.textContent = '';
+    document.querySelector('#unit-pick > summary').textContent = `Units shown (the ${TOP_UNITS} most damaged at first)`;
+    for (const name of ranked) {
+      const label = el('label');
+      const box1 = el('input');
+      box1.type = 'checkbox';
+      box1.checked = unitsShown.has(name);
+      box1.addEventListener('change', () => {
+        if (box1.checked) unitsShown.add(name); else unitsShown.delete(name);
+        drawChart('dmg_unit');
+        moveCursors(pos);
+      });
+      label.append(box1, ` ${name}`);
+      box.append(label);
+    }
+  }
+
+  // --- move list ---------------------------------------------------------------------------------
+  const filters = { side: new Set(), unit: new Set(), kind: new Set() };
+  function buildMoves() {
+    const list = $('moves');
+    list.textContent = '';
+    moveRows = [];
+    const start = el('div', 'move', '');
+    start.dataset.seq = '0';
+    start.append(el('span', 'seq', '0'), el('span', 'side', ''), el('span', 'kind', ''), el('span', 'text', 'Start of the game'));
+    list.append(start);
+    moveRows.push(start);
+    let group = null;
+    let key = null;
+    const frag = document.createDocumentFragment();
+    P.events.forEach((ev, i) => {
+      const seq = i + 1;
+      const f = frames[seq];
+      // grouped as the log counts them: the turn and phase after the event (so the event
+      // that starts a phase heads its group)
+      const g = f;
+      const k = `${g.turn}\u0000${g.phase}`;
+      if (k !== key) {
+        key = k;
+        group = el('div', 'group', `Turn ${g.turn} · ${g.phase}`);
+        group.setAttribute('role', 'heading');
+        frag.append(group);
+      }
+      const row = el('div', ev[5] ? 'move auto' : 'move');
+      row.setAttribute('role', 'listitem');
+      row.dataset.seq = String(seq);
+      row.append(
+        el('span', 'seq', seq),
+        el('span', 'side', ev[1] ? (P.sides[ev[1]] || ev[1]) : ''),
+        el('span', 'kind', P.kinds[ev[0]]),
+        el('span', 'text', ev[3]),
+      );
+      row.wakeGroup = group;
+      row.wakeTurn = f.turn;
+      frag.append(row);
+      moveRows.push(row);
+    });
+    list.append(frag);
+    const choices = {
+      side: [...new Set(P.events.map((e) => e[1]).filter(Boolean))].sort(),
+      unit: [...new Set(P.events.flatMap((e) => e[2]))].sort(),
+      kind: [...P.kinds].sort(),
+    };
+    for (const box of document.querySelectorAll('.filter')) {
+      const what = box.dataset.filter;
+      const inner = box.querySelector('div');
+      inner.textContent = '';
+      filters[what].clear();
+      box.querySelector('summary').textContent = `${what[0].toUpperCase()}${what.slice(1)}: all`;
+      for (const value of choices[what]) {
+        const label = el('label');
+        const input = el('input');
+        input.type = 'checkbox';
+        input.addEventListener('change', () => {
+          if (input.checked) filters[what].add(value); else filters[what].delete(value);
+          const n = filters[what].size;
+          box.querySelector('summary').textContent = `${what[0].toUpperCase()}${what.slice(1)}: ${n ? `${n} chosen` : 'all'}`;
+          applyFilters();
+        });
+        label.append(input, ` ${what === 'side' ? (P.sides[value] || value) : value}`);
+        inner.append(label);
+      }
+    }
+    applyFilters();
+  }
+  // annotations (issue 14): {text: {seq: "#1 disputed (Ann): ..."}, only: true when the page's
+  // annotation filter is set (then only the events it keeps are listed); plain text only
+  let notes = { text: {}, only: false };
+  let notesKey = '';
+  function showNotes(given) {
+    const next = given && typeof given === 'object' ? given : { text: {}, only: false };
+    const key = JSON.stringify(next);
+    if (key === notesKey || !moveRows.length) return;
+    notesKey = key;
+    notes = { text: next.text || {}, only: Boolean(next.only) };
+    for (const row of moveRows) {
+      const old = row.querySelector('.annotation');
+      if (old) old.remove();
+      const text = notes.text[row.dataset.seq];
+      if (typeof text === 'string' && text) {
+        const mark = el('span', 'annotation', `✎ ${text}`);
+        mark.title = text;
+        row.append(mark);
+      }
+    }
+    applyFilters();
+  }
+  function applyFilters() {
+    const any = filters.side.size || filters.unit.size || filters.kind.size || notes.only;
+    const shownGroups = new Set();
+    let count = 0;
+    P.events.forEach((ev, i) => {
+      const row = moveRows[i + 1];
+      const ok = !any || ((!filters.side.size || filters.side.has(ev[1]))
+        && (!filters.unit.size || ev[2].some((u) => filters.unit.has(u)))
+        && (!filters.kind.size || filters.kind.has(P.kinds[ev[0]]))
+        && (!notes.only || Object.prototype.hasOwnProperty.call(notes.text, String(i + 1))));
+      row.hidden = !ok;
+      if (ok) { count += 1; shownGroups.add(row.wakeGroup); }
+    });
+    for (const g of document.querySelectorAll('#moves .group')) g.hidden = !shownGroups.has(g);
+    moveRows[0].hidden = Boolean(any);
+    $('move-count').textContent = `${count} of ${length} events (click one to go there)`;
+  }
+  let current = null;
+  function markMove(n) {
+    const row = moveRows[n];
+    if (row === current) return;
+    if (current) current.classList.remove('current');
+    current = row || null;
+    if (!row) return;
+    row.classList.add('current');
+    row.setAttribute('aria-current', 'true');
+    const list = $('moves');
+    if (row.hidden || list.clientHeight === 0) return;
+    const top = row.offsetTop;
+    const bottom = top + row.offsetHeight;
+    if (top < list.scrollTop + 24 || bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+
+  // --- start ---------------------------------------------------------------------------------------
+  function init() {
+    const slider = $('slider');
+    slider.addEventListener('input', () => go(Number(slider.value)));
+    for (const b of document.querySelectorAll('[data-go]')) b.addEventListener('click', () => go(target(b.dataset.go)));
+    for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+    $('moves').addEventListener('click', (e) => {
+      const row = e.target.closest('.move');
+      if (row) go(Number(row.dataset.seq));
+    });
+    new ResizeObserver(fitHeight).observe(document.body);
+  }
+
+  /** A game (or another view of it) arrived: everything drawn once per game is built here. */
+  function start(data) {
+    P = data;
+    length = P.length;
+    P.sideOrder = P.frame0.sides.map((s) => s.id);
+    turnStarts = P.turns.map((t) => t[1]);
+    swings = P.swings;
+    buildFrames();
+    $('loading').hidden = true;
+    $('controls').hidden = false;
+    $('app').setAttribute('aria-busy', 'false');
+    $('slider').max = String(length);
+    current = null;
+    chartsDrawn = {};
+    buildUnitPick();
+    buildMoves();
+    drawStrip();
+    showTab(activeTab);
+    drawn = -1;
+    fitHeight();
+  }
+
+  init();
+
+  send('streamlit:componentReady', { apiVersion: 1 });
+})();
