@@ -7,13 +7,12 @@ browser test reads. Run: ``.venv/bin/pytest tests/browser -p no:playwright -q``.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from domain.record import read_record_file
 from domain.store import GameStore
-from tests.browser.conftest import Server, wait_idle
+from tests.browser.conftest import SCRUBBER, Server, wait_idle
 from tests.browser.test_viewer_browser import explain_column, open_game, shot
 
 try:
@@ -54,14 +53,17 @@ def test_add_an_annotation_and_see_it_in_the_log(
     expect(panel).to_contain_text(f"#1 · disputed · by Umpire Ann · {note.time}")
     expect(panel).to_contain_text(TEXT)
     expect(page.locator("#wake-injected")).to_have_count(0)
-    # the log: filtered to disputed events, the annotated event is its only row
+    # the log (the scrubber's move list): the annotation is shown on its event's row, and
+    # the annotation filter keeps the list to the events annotated so
     log_filter = page.get_by_test_id("stMultiSelect").filter(has_text="Annotation kind")
     log_filter.locator("input").click()
     log_filter.locator("input").fill("disputed")
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
-    wait_idle(page, re.compile(r"^1 of \d+ events up to the cursor match"))
-    log = page.get_by_test_id("stDataFrame").first
-    log.scroll_into_view_if_needed()
-    expect(log).to_contain_text(f"#1 disputed (Umpire Ann): {TEXT}"[:40])
+    moves = page.frame_locator(SCRUBBER)
+    expect(moves.locator("#move-count")).to_contain_text("1 of ")
+    row = moves.locator(f'#moves .move[data-seq="{event}"]')
+    expect(row).to_be_visible()
+    expect(row.locator(".annotation")).to_contain_text(f"#1 disputed (Umpire Ann): {TEXT}"[:40])
+    expect(moves.locator("#moves .annotation b, #moves .annotation img")).to_have_count(0)
     shot(page, artifacts, f"14-annotation-added-event-{event}")
