@@ -119,3 +119,31 @@ def _check(path: Path) -> int:
             checked += 1
         state = apply_fact(state, fact)
     return checked
+
+
+@pytest.mark.parametrize("path", _hidden_games(), ids=lambda p: p.name)
+def test_the_game_summary_keeps_a_sides_view(path: Path) -> None:
+    """Issue 13: the viewer's game summary (result, losses, key moments) names nothing a side
+    never sees in the whole game (its key moments are the rolls' log lines as that side reads
+    them; a hidden card is never a loss)."""
+    from viewer.timeline import Timeline
+
+    record = read_record_file(path)
+    timeline = Timeline(record.header, record.events)
+    state = replay(record.header, [])
+    ruleset = state.ruleset
+    sides = [s.id for s in record.header.sides]
+    seen: dict[str, set[str]] = {side: set() for side in sides}
+    hidden: dict[str, set[str]] = {side: set() for side in sides}
+    for fact in record.events:
+        event = decode(state, fact)
+        for side in sides:
+            shown = ruleset.redact(event, side)
+            seen[side] |= set(_leaves(shown.model_dump(mode="json")))
+            hidden[side] |= _hidden(event, shown)
+        state = apply_fact(state, fact)
+    for side in sides:
+        never = hidden[side] - seen[side]
+        text = "\n".join(timeline.summary(viewer=side))
+        leaked = sorted(value for value in never if value in text)
+        assert not leaked, f"{side}'s summary shows {leaked}"

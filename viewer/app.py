@@ -495,7 +495,7 @@ def main() -> None:
     )
     _trust_status(_trust(key, game))
     with st.expander("Game summary"):
-        st.text("\n".join(tl.summary()))  # plain text: names come from the record
+        st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         event = _navigation(key, tl, viewer, game.annotations)

@@ -183,6 +183,8 @@ class Timeline:
             self.phase_starts.append((new.phase, seq))
         was = {u.id: u.status for u in old.units}
         for unit in new.units:
+            if unit.private:  # a hidden card: its name is secret, and it is never destroyed
+                continue
             if was.get(unit.id) == "active" and unit.status != "active":
                 self.swings.append(Swing(seq, "kill", f"{unit.name} {unit.status}"))
 
@@ -253,10 +255,11 @@ class Timeline:
     def prev_swing(self, seq: int) -> Swing | None:
         return next((s for s in reversed(self.swings) if s.seq < seq), None)
 
-    def summary(self, moments: int = 6) -> list[str]:
+    def summary(self, moments: int = 6, viewer: str | None = None) -> list[str]:
         """A short plain-text summary: the result, each side's losses, final VP and luck (the
         actual minus the expected outcome of its rolls), and the key moments (kills first, then
-        the least likely rolls), each with its event number."""
+        the least likely rolls), each with its event number; the moments' texts as ``viewer``
+        may read them (``Timeline.text``)."""
         lines = [f"Result: {self.result_text()}"]
         final = self.last_view
         for side in final.sides:
@@ -274,8 +277,16 @@ class Timeline:
         chosen = sorted([*kills[: moments - len(luckiest)], *luckiest], key=lambda s: s.seq)
         if chosen:
             lines.append("Key moments:")
-            lines += [f"  event {s.seq} ({s.kind}): {s.text}" for s in chosen]
+            lines += [f"  event {s.seq} ({s.kind}): {self._swing_text(s, viewer)}" for s in chosen]
         return lines
+
+    def _swing_text(self, swing: Swing, viewer: str | None) -> str:
+        """A swing's caption as ``viewer`` may read it: a roll's log line redacted for that
+        view (its odds kept); a kill names a unit every side sees."""
+        if swing.kind == "kill" or viewer is None or not self.ruleset.meta.hidden_information:
+            return swing.text
+        odds = swing.text[swing.text.rfind(" (p=") :] if " (p=" in swing.text else ""
+        return self.text(swing.seq, viewer) + odds
 
     def result_text(self) -> str:
         result = self.final.result
