@@ -101,17 +101,24 @@ def fact_digest(
     return sha256_hex(previous.encode("ascii"), canonical_json(body))
 
 
-def _jcs_digest(
-    previous: str, seq: int, command: int | None, topic: str, automatic: bool, payload: Any
-) -> str:
-    # the body's keys in RFC 8785 order, so the common case needs no sorting
-    body = {
+def _jcs_body(
+    seq: int, command: int | None, topic: str, automatic: bool, payload: Any
+) -> dict[str, Any]:
+    """What a format-2 digest covers, its keys in RFC 8785 order (the common case needs no
+    sorting)."""
+    return {
         "automatic": automatic,
         "command": command,
         "payload": payload,
         "seq": seq,
         "topic": topic,
     }
+
+
+def _jcs_digest(
+    previous: str, seq: int, command: int | None, topic: str, automatic: bool, payload: Any
+) -> str:
+    body = _jcs_body(seq, command, topic, automatic, payload)
     return sha256_hex(previous.encode("ascii"), jcs(body))
 
 
@@ -130,13 +137,7 @@ def _fact_matches(
     that order when read, so orjson's text without sorting is tried first; any other outcome is
     decided by the full canonical form. A match is exact: the text hashed is a serialisation of
     this fact, and equal to the canonical text the digest was made from."""
-    body = {
-        "automatic": automatic,
-        "command": command,
-        "payload": payload,
-        "seq": seq,
-        "topic": topic,
-    }
+    body = _jcs_body(seq, command, topic, automatic, payload)
     try:
         text = orjson.dumps(body)
     except (TypeError, orjson.JSONEncodeError):
