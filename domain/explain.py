@@ -272,7 +272,13 @@ def explain_event(
         episode=steps,
         chance=chance if isinstance(chance, str) else None,
         chance_note=note if isinstance(note, str) else "",
-        linked=_linked_rolls(state_before, facts, index, {r.seq for r in rolls}, viewer),
+        # only where dice decided something: a phase change that follows an order's attacks is
+        # not explained by them
+        linked=(
+            _linked_rolls(state_before, facts, index, {r.seq for r in rolls}, viewer)
+            if rolls
+            else []
+        ),
     )
 
 

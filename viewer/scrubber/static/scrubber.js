@@ -581,7 +581,30 @@
     }
     if (labelled.length) traces.push(labelTrace('overlay labels', labelled, '#333333', 10));
   }
-  function unitTrace(name, units, pts, wh, sideName, colour, out) {
+  // Labels that do not collide: a unit whose label would sit on a nearer neighbour's takes the
+  // next free place around its marker (above, below, right, left), nearest units first.
+  const LABEL_PLACES = ['top center', 'bottom center', 'middle right', 'middle left'];
+  function labelPlaces(units, pts, viewSpan) {
+    // a label is about a line high and a dozen characters wide on a board some 350 px across
+    const nearX = viewSpan * 0.12;
+    const nearY = viewSpan * 0.07;
+    const placed = [];
+    const where = new Map();
+    for (const u of [...units].sort((a, b) => (pts[b.id][1] - pts[a.id][1]) || (pts[a.id][0] - pts[b.id][0]))) {
+      const [x, y] = pts[u.id];
+      const taken = new Set(placed
+        .filter(([px, py]) => Math.abs(px - x) < nearX && Math.abs(py - y) < nearY)
+        .map(([, , place]) => place));
+      const place = LABEL_PLACES.find((p) => !taken.has(p)) || LABEL_PLACES[placed.length % 4];
+      placed.push([x, y, place]);
+      where.set(u.id, place);
+    }
+    return where;
+  }
+  // the label: the unit's id, and its damage as a number once it has taken any (the fill's
+  // fade alone was too faint to read)
+  const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${u.id} ${u.damage}/${u.strength}` : u.id);
+  function unitTrace(name, units, pts, wh, sideName, colour, out, places) {
     const marker = out
       ? { symbol: 'x', color: colour, opacity: 0.45, size: 12 }
       : { symbol: 'circle', size: units.map(markerSize),
@@ -590,8 +613,9 @@
     return {
       type: 'scatter', name: esc(name), legendgroup: sideName, x: units.map((u) => pts[u.id][0]),
       y: units.map((u) => pts[u.id][1]), mode: 'markers+text',
-      text: units.map((u) => (u.private || (u.shapes && !out) ? '' : esc(u.id))),
-      textposition: 'top center', textfont: { size: 10, color: out ? '#888888' : '#222222' },
+      text: units.map((u) => (u.private || (u.shapes && !out) ? '' : esc(unitLabel(u)))),
+      textposition: units.map((u) => places.get(u.id) || 'top center'),
+      textfont: { size: 10, color: out ? '#888888' : '#222222' },
       customdata: units.map((u) => u.id), hovertext: units.map((u) => hover(u, sideName, wh[u.id])),
       hovertemplate: '%{hovertext}<extra></extra>', marker,
     };
@@ -660,7 +684,7 @@
     const layout = {
       title: { text: boardTitle(f), x: 0.01, xanchor: 'left' }, height: f.board.height_px,
       margin: { l: 50, r: 10, t: 40, b: 40 },
-      legend: { orientation: 'h', yanchor: 'top', y: -0.12, x: 0, title: { text: 'fill fades with damage ·' } },
+      legend: { orientation: 'h', yanchor: 'top', y: -0.12, x: 0, title: { text: 'label: id damage/strength · fill fades with damage ·' } },
       uirevision: 'wake-board', plot_bgcolor: 'white', hovermode: 'closest',
     };
     boardFrame(f, layout, traces);
@@ -670,13 +694,15 @@
       if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces);
     });
     drawOverlays(f, traces);
+    const shown = f.board.kind === 'continuous' ? actionWindow(f)[0] : [0, Math.max(f.board.width, f.board.height)];
+    const places = labelPlaces(f.units.filter((u) => pts[u.id] && !u.private), pts, Math.max(shown[1] - shown[0], 1));
     sideIds.forEach((sid) => {
       const name = names[sid] || sid;
       const mine = f.units.filter((u) => u.side === sid && pts[u.id]);
       const active = mine.filter((u) => u.status === 'active');
       const out = mine.filter((u) => u.status !== 'active');
-      traces.push(unitTrace(name, active, pts, wh, name, colours[sid], false));
-      if (out.length) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true));
+      traces.push(unitTrace(name, active, pts, wh, name, colours[sid], false, places));
+      if (out.length) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true, places));
     });
     highlight(n, f, pts, layout, traces);
     Plotly.react($('board'), traces, layout, { displaylogo: false, responsive: true });
