@@ -116,3 +116,36 @@ def test_a_side_view_shows_none_of_the_other_sides_hidden_values(
     frame.wait_for_function("() => document.getElementById('board').data !== undefined")
     drawn = frame.evaluate("() => JSON.stringify(document.getElementById('board').data)")
     assert any(card in drawn for card in secret)
+
+
+def test_units_out_of_play_can_be_left_off_the_board(
+    page: Any, server: Server, artifacts: Path, river_plate: Game
+) -> None:
+    """Issue 13, a readable board: at the end of the River Plate annihilation the sunk ships
+    are drawn as crosses; the toggle above the board leaves them off, and back on."""
+    length = river_plate.length
+    open_game(page, server, RIVER_PLATE, length, length)
+    frame = next(f for f in page.frames if "scrubber" in f.url)
+
+    def out_traces() -> list[str]:
+        names: list[str] = frame.evaluate(
+            "() => document.getElementById('board').data.map((t) => t.name || '')"
+        )
+        return [name for name in names if name.endswith("(out)")]
+
+    assert out_traces(), "the annihilation ends with ships out of play"
+    toggle = scrubber(page).locator("#show-out")
+    toggle.uncheck()
+    for _ in range(50):  # the redraw takes an animation frame: poll for it
+        if not out_traces():
+            break
+        page.wait_for_timeout(50)
+    assert out_traces() == []
+    expect_event(page, length, length)  # the position stays
+    shot(page, artifacts, f"24-out-of-play-hidden-event-{length}")
+    toggle.check()
+    for _ in range(50):
+        if out_traces():
+            break
+        page.wait_for_timeout(50)
+    assert out_traces()

@@ -127,5 +127,6 @@ def describe(event: DomainEvent) -> str:
         return f"turn {event.turn} ends"
     if isinstance(event, GameEnded):
         who = event.winner or "nobody (draw)"
-        return f"game over: {who} wins by {event.reason}; VP {event.vp}"
+        vp = ", ".join(f"{side} {points}" for side, points in event.vp.items())
+        return f"game over: {who} wins by {event.reason}; VP {vp}"
     return type(event).__name__

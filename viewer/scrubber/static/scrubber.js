@@ -209,6 +209,9 @@
     schedule();
   }
 
+  // units out of play drawn as grey crosses, or left off the board (the toggle above it)
+  let showOut = true;
+
   let stepStart = 0;
   function schedule() {
     showPosition(); // the text first: cheap, and never behind the key
@@ -702,7 +705,7 @@
       const active = mine.filter((u) => u.status === 'active');
       const out = mine.filter((u) => u.status !== 'active');
       traces.push(unitTrace(name, active, pts, wh, name, colours[sid], false, places));
-      if (out.length) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true, places));
+      if (out.length && showOut) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true, places));
     });
     highlight(n, f, pts, layout, traces);
     Plotly.react($('board'), traces, layout, { displaylogo: false, responsive: true });
@@ -981,6 +984,11 @@
     $('moves').addEventListener('click', (e) => {
       const row = e.target.closest('.move');
       if (row) go(Number(row.dataset.seq));
+    });
+    $('show-out').addEventListener('change', (e) => {
+      showOut = e.target.checked;
+      drawn = -1; // the same position, drawn again without (or with) them
+      schedule();
     });
     new ResizeObserver(fitHeight).observe(document.body);
   }
