@@ -88,6 +88,22 @@ class OverlayView(_Geometry):
     details: dict[str, Detail] = Field(default_factory=dict)
 
 
+class RingView(_View):
+    """How far a unit reaches, drawn around it when the user selects it: ``kind`` is ``move``
+    or ``range``; ``distance`` is in board units (cm, mm) on a continuous board, or in cells
+    counted with 8-neighbour (Chebyshev) steps on a grid, where 0 is the unit's own cell.
+    ``from_edge`` measures from the unit's outline (its base) rather than its centre.
+    ``label`` says what the ring is ("gun range 30 cm", "Medium: 1 GB") and ``rule`` the rule
+    it comes from. A ring is a guide, not a ruling: arcs, line of sight and terrain still
+    apply, as the label may say."""
+
+    kind: Literal["move", "range"]
+    label: str
+    distance: float = Field(ge=0, allow_inf_nan=False)
+    from_edge: bool = False
+    rule: str = ""
+
+
 class UnitView(_View):
     """One unit (ship, squadron, fort section...) as a viewer draws it."""
 
@@ -104,6 +120,7 @@ class UnitView(_View):
     heading: float | None = None  # degrees, if the ruleset has facing
     details: dict[str, Detail] = Field(default_factory=dict)
     shapes: list[ShapeView] = Field(default_factory=list)  # outline, zones, arcs (optional)
+    rings: list[RingView] = Field(default_factory=list)  # move and range guides (optional)
     # Hidden information (a card in hand, a face-down fleet): only its own side and the umpire
     # may see what it is; ``redact_view`` turns it into an anonymous placeholder for the others.
     private: bool = False

@@ -451,8 +451,9 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     Checks, mid-game just after a ship's maneuver: the title is the game's; the board draws
     every ship in play with its name and the shields of each hull zone written in it (the
     labels of the read model at that event), the obstacles with their kind, filled shapes
-    (bases, zones, heading markers, obstacles); hovering over a ship shows its full status
-    (speed, shields per zone, defence tokens, dials revealed so far); no exception.
+    (bases, zones, heading markers, obstacles); hovering over a ship shows the essentials and a
+    click shows its full status below the board (speed, shields per zone, defence tokens,
+    dials revealed so far); no exception.
     """
     rec = read_record_file(server.armada_record)
     assert rec.header.game_id == server.armada_game and rec.header.ruleset.id == "armada"
@@ -469,8 +470,9 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
     assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
     drawn = Counter(board_.locator("g.textpoint text").all_text_contents())
-    missing = [u.id for u in ships if drawn[u.id] < 1]
-    assert not missing, f"ships without a name on the board: {missing}; drawn {drawn}"
+    labels = [u.id if u.damage == 0 else f"{u.id} {u.damage}/{u.strength}" for u in ships]
+    missing = [label for label in labels if drawn[label] < 1]
+    assert not missing, f"ships without a label on the board: {missing}; drawn {drawn}"
     shields = Counter(s.label for u in ships for s in u.shapes if s.style == "zone")
     short = {label: n for label, n in shields.items() if drawn[label] < n}
     assert not short, f"zone labels missing: {short}; drawn {drawn}"
@@ -485,17 +487,21 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     page.mouse.move(*_data_to_page(page, *ship.position))
     hover = board_.locator(".hoverlayer .hovertext")
     expect(hover).to_have_count(1)
+    expect(hover).to_contain_text(ship.name)
+    expect(hover).to_contain_text(f"damage {ship.damage}/{ship.strength}")
+    shot(page, artifacts, f"11-armada-hover-{ship.id}-event-{event}")
+    page.mouse.click(*_data_to_page(page, *ship.position))
+    info = page.frame_locator(SCRUBBER).locator("#unit-info")
     details = ship.details
     for part in (
-        ship.name,
-        f"speed: {details['speed']}",
-        f"shields: {details['shields']}",
-        f"defense_tokens: {details['defense_tokens']}",
-        f"dials_face_down: {details['dials_face_down']}",
-        *([f"dials_revealed: {details['dials_revealed']}"] if details["dials_revealed"] else []),
+        f"{ship.name} ({ship.id})",
+        f"speed{details['speed']}",
+        f"shields{details['shields']}",
+        f"defense tokens{details['defense_tokens']}",
+        f"dials face down{details['dials_face_down']}",
+        *([f"dials revealed{details['dials_revealed']}"] if details["dials_revealed"] else []),
     ):
-        expect(hover).to_contain_text(str(part))
-    shot(page, artifacts, f"11-armada-hover-{ship.id}-event-{event}")
+        expect(info).to_contain_text(str(part))
 
 
 SHIPS_FILE = MORZE.parent / "ships" / "multi4-line_weapon.wake.json"

@@ -25,6 +25,7 @@ from domain.read_model import (
     GameView,
     OverlayView,
     ResultView,
+    RingView,
     SideView,
     UnitView,
 )
@@ -101,7 +102,52 @@ def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
         heading=ship.heading if ship.deployed else None,
         details=details,
         shapes=shapes,
+        rings=_ship_rings(state) if ship.in_play else [],
     )
+
+
+def _ship_rings(state: ArmadaState) -> list[RingView]:
+    """The range bands from the base (SWA-RNG: closest point to closest point). A guide only:
+    an attack measures from the attacking hull zone, inside its arc. A ship's movement follows
+    the maneuver tool (SWA-2.3), drawn as a path when it moves, not as a ring."""
+    bands = state.data.geometry.range_bands
+    return [
+        RingView(
+            kind="range",
+            label=f"{name} range ({getattr(bands, name):g} mm from the base, in arc)",
+            distance=getattr(bands, name),
+            from_edge=True,
+            rule="SWA-RNG",
+        )
+        for name in ("close", "medium", "long")
+    ]
+
+
+def _squadron_rings(state: ArmadaState, speed: int, engaged: bool) -> list[RingView]:
+    """SWA-3.1: a squadron moves up to the distance band of its speed, from its base;
+    SWA-3.2: it attacks at distance 1. SWA-3.3: an engaged squadron cannot move."""
+    bands = state.data.geometry.distance_bands
+    rings = [
+        RingView(
+            kind="range",
+            label=f"attack: distance 1 ({bands[0]:g} mm from the base)",
+            distance=bands[0],
+            from_edge=True,
+            rule="SWA-3.2",
+        )
+    ]
+    if speed > 0 and not engaged:
+        reach = bands[min(speed, len(bands)) - 1]
+        rings.append(
+            RingView(
+                kind="move",
+                label=f"move: distance {speed} ({reach:g} mm from the base)",
+                distance=reach,
+                from_edge=True,
+                rule="SWA-3.1",
+            )
+        )
+    return rings
 
 
 def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
@@ -132,6 +178,7 @@ def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
             if sq.deployed
             else []
         ),
+        rings=_squadron_rings(state, card.speed, bool(engaged)) if sq.in_play else [],
     )
 
 

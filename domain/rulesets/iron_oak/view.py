@@ -25,6 +25,7 @@ from domain.read_model import (
     Detail,
     GameView,
     ResultView,
+    RingView,
     SideView,
     UnitView,
 )
@@ -310,7 +311,35 @@ def _ship_unit(state: IronOakState, ship: ShipState) -> UnitView:
         strength=card.hit_value,
         cell=ship.cell,
         details=details,
+        rings=_ship_rings(ship) if ship.cell is not None and ship.afloat else [],
     )
+
+
+# IO-6.1: Short in the same GB, Medium one GB away, Long two away (8-neighbour steps)
+_RANGE_RINGS = (
+    RingView(kind="range", label="Short: same GB", distance=0, rule="IO-6.1"),
+    RingView(kind="range", label="Medium: 1 GB", distance=1, rule="IO-6.1"),
+    RingView(kind="range", label="Long: 2 GB", distance=2, rule="IO-6.1"),
+)
+
+
+def _ship_rings(ship: ShipState) -> list[RingView]:
+    """Gun ranges (IO-6.1) and, for a powered ship that is free to move, how far a maneuver
+    takes it: 1 GB (IO-5.1.5) or 2 GB with at most one diagonal step (IO-5.1.6). Anchored,
+    aground or fouled ships, and a captured one, have no movement ring."""
+    rings = list(_RANGE_RINGS)
+    stuck = ship.anchored or ship.aground or ship.fouled_with or ship.captured_by is not None
+    if ship.powered and not stuck:
+        rings += [
+            RingView(kind="move", label="Maneuver 1: 1 GB", distance=1, rule="IO-5.1.5"),
+            RingView(
+                kind="move",
+                label="Maneuver 2: 2 GB, at most one diagonal step",
+                distance=2,
+                rule="IO-5.1.6",
+            ),
+        ]
+    return rings
 
 
 def _section_unit(state: IronOakState, sec: FortSectionState) -> UnitView:
@@ -345,6 +374,7 @@ def _section_unit(state: IronOakState, sec: FortSectionState) -> UnitView:
         strength=card.hits,
         cell=sec.cell,
         details=details,
+        rings=[] if sec.destroyed or sec.cell is None else list(_RANGE_RINGS),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.chance import describe_roll
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
-from domain.read_model import BoardView, GameView, ResultView, SideView, UnitView
+from domain.read_model import BoardView, GameView, ResultView, RingView, SideView, UnitView
 from domain.rulesets.morze.events import (
     AttackDeclared,
     AttackResolved,
@@ -47,6 +47,7 @@ def read_model(state: MorzeState) -> GameView:
                     "target": targets.get(unit.id),
                     "provisional": ", ".join(cls.provisional) or None,
                 },
+                rings=[] if unit.destroyed else _rings(cls.speed, cls.range),
             )
         )
     sides = [
@@ -80,6 +81,21 @@ def read_model(state: MorzeState) -> GameView:
         ),
         result=result,
     )
+
+
+def _rings(speed: float, reach: float) -> list[RingView]:
+    """PL-2: a move is a straight line of up to the speed from the model's centre; PL-4: range
+    is checked centre to centre. A class that cannot move or attack (0) has no ring."""
+    rings = []
+    if speed > 0:
+        rings.append(
+            RingView(kind="move", label=f"move up to {speed:g} cm", distance=speed, rule="PL-2")
+        )
+    if reach > 0:
+        rings.append(
+            RingView(kind="range", label=f"gun range {reach:g} cm", distance=reach, rule="PL-4")
+        )
+    return rings
 
 
 def describe(event: DomainEvent) -> str:

@@ -360,7 +360,7 @@
   function where(u, seat) {
     if (u.position) return `position: (${fmt(u.position[0])}, ${fmt(u.position[1])})`;
     if (u.cell) return `cell: (${u.cell[0]}, ${u.cell[1]})`;
-    if (u.zone != null) return `zone: ${esc(u.zone)}` + (seat ? `, seat: ${esc(seat)}` : '');
+    if (u.zone != null) return `zone: ${u.zone}` + (seat ? `, seat: ${seat}` : '');
     return 'position: off board';
   }
   function placements(f) {
@@ -390,13 +390,12 @@
     }
     return [spread(groups), wh];
   }
-  function hover(u, sideName, wh) {
-    const lines = [
-      `<b>${esc(u.name)}</b> (${esc(u.id)})`, `kind: ${esc(u.kind)}`, `side: ${esc(sideName)}`,
-      `status: ${esc(u.status)}`, `damage: ${u.damage}/${u.strength}`, wh,
-    ];
-    if (u.heading != null) lines.push(`heading: ${fmt(u.heading)}°`);
-    for (const [k, v] of Object.entries(u.details || {})) if (v != null) lines.push(`${esc(k)}: ${esc(fmt(v))}`);
+  // the hover holds the essentials; a click on the unit shows everything below the board
+  function hover(u, sideName) {
+    const status = u.status === 'active' ? '' : ` · ${esc(u.status)}`;
+    const lines = [`<b>${esc(u.name)}</b> (${esc(u.id)})`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
+    if (u.strength > 0 || u.damage > 0) lines.push(`damage ${u.damage}/${u.strength}`);
+    if (!u.private) lines.push('<i>click for details and reach</i>');
     return lines.join('<br>');
   }
   function batched(geoms) {
@@ -514,23 +513,15 @@
     });
     if (labelled.length) traces.push(labelTrace('feature labels', labelled, '#555555', 9, group));
   }
-  function below(u) {
-    const closed = u.shapes.filter((s) => s.closed);
-    const use = closed.length ? closed : u.shapes;
-    const ys = use.flatMap((s) => s.ring.map((p) => p[1]));
-    let x;
-    if (u.position) x = u.position[0];
-    else { const xs = use.flatMap((s) => s.ring.map((p) => p[0])); x = (Math.min(...xs) + Math.max(...xs)) / 2; }
-    return [x, Math.min(...ys)];
-  }
-  function drawShapes(units, sideName, colour, traces) {
+  function drawShapes(units, sideName, colour, traces, places) {
     const byStyle = { base: [], zone: [], heading: [], arc: [] };
     const out = [];
     const labelled = [];
     const named = [];
     for (const u of units) {
       if (u.status !== 'active') { out.push(...u.shapes); continue; }
-      named.push([u.id, below(u)]);
+      const at = places.get(u.id);
+      if (at) named.push([u, at]);
       for (const s of u.shapes) {
         (byStyle[s.closed ? s.style : 'arc'] || byStyle.base).push(s);
         if (s.label) labelled.push([s, `<b>${esc(u.name)}</b> (${esc(u.id)})<br>${esc(s.part)}: ${esc(s.label)}`]);
@@ -543,8 +534,8 @@
     if (byStyle.arc.length) traces.push(lineTrace(`${sideName} arcs`, byStyle.arc, rgba(colour, 0.55), 'dot', 1, sideName));
     if (named.length) {
       traces.push({ type: 'scatter', name: `${esc(sideName)} names`, legendgroup: sideName, showlegend: false,
-        x: named.map(([, p]) => p[0]), y: named.map(([, p]) => p[1]), mode: 'text',
-        text: named.map(([id]) => esc(id)), textposition: 'bottom center',
+        x: named.map(([, at]) => at.x), y: named.map(([, at]) => at.y), mode: 'text',
+        text: named.map(([u]) => esc(unitLabel(u))), textposition: named.map(([, at]) => at.place),
         textfont: { size: 10, color: '#222222' }, hoverinfo: 'skip' });
     }
     if (labelled.length) traces.push(labelTrace(`${sideName} labels`, labelled, '#111111', 11, sideName));
@@ -584,30 +575,89 @@
     }
     if (labelled.length) traces.push(labelTrace('overlay labels', labelled, '#333333', 10));
   }
-  // Labels that do not collide: a unit whose label would sit on a nearer neighbour's takes the
-  // next free place around its marker (above, below, right, left), nearest units first.
-  const LABEL_PLACES = ['top center', 'bottom center', 'middle right', 'middle left'];
-  function labelPlaces(units, pts, viewSpan) {
-    // a label is about a line high and a dozen characters wide on a board some 350 px across
-    const nearX = viewSpan * 0.12;
-    const nearY = viewSpan * 0.07;
-    const placed = [];
-    const where = new Map();
-    for (const u of [...units].sort((a, b) => (pts[b.id][1] - pts[a.id][1]) || (pts[a.id][0] - pts[b.id][0]))) {
-      const [x, y] = pts[u.id];
-      const taken = new Set(placed
-        .filter(([px, py]) => Math.abs(px - x) < nearX && Math.abs(py - y) < nearY)
-        .map(([, , place]) => place));
-      const place = LABEL_PLACES.find((p) => !taken.has(p)) || LABEL_PLACES[placed.length % 4];
-      placed.push([x, y, place]);
-      where.set(u.id, place);
+  // Labels that never collide: each label takes the first of its candidate places (around a
+  // marker, or around a unit's outline) whose box, estimated in screen pixels, meets no label
+  // already placed; the units the current event names go first. A label with no free place is
+  // left off the board (its hover and the unit's details still name it).
+  const MARKER_PLACES = ['top center', 'bottom center', 'middle right', 'middle left',
+    'top right', 'top left', 'bottom right', 'bottom left'];
+  const CHAR_PX = 6.2;
+  const LINE_PX = 12;
+  const LABEL_PAD = 1.5; // px around each label box: estimates, not glyph boxes
+  function labelBox(x, y, place, w, gap) {
+    const [v, hz] = place.split(' ');
+    const d = hz === 'center' || v === 'middle' ? gap : gap * 0.7;
+    const bx = hz === 'center' ? x - w / 2 : (hz === 'right' ? x + d : x - d - w);
+    const by = v === 'middle' ? y - LINE_PX / 2 : (v === 'top' ? y - d - LINE_PX : y + d);
+    return [bx - LABEL_PAD, by - LABEL_PAD, bx + w + LABEL_PAD, by + LINE_PX + LABEL_PAD];
+  }
+  const meets = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  function outlineBox(u) {
+    const closed = u.shapes.filter((sh) => sh.closed);
+    const pts = (closed.length ? closed : u.shapes).flatMap((sh) => sh.ring);
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  }
+  /** Where each unit's label goes: id -> {x, y, place} in board coordinates, or null when
+   *  no place is free inside the plot. ``toPx`` maps a board point to screen pixels and
+   *  ``toPx.bounds`` is the plot area; the labels of board features and overlays (centred on
+   *  their point) are there first. */
+  function placeLabels(f, pts, toPx, focusIds) {
+    const units = f.units.filter((u) => pts[u.id] && !u.private && (showOut || u.status === 'active'));
+    units.sort((a, b) => Number(focusIds.has(b.id)) - Number(focusIds.has(a.id)));
+    const boxes = [];
+    for (const g of [...(f.board.features || []), ...(f.overlays || [])]) {
+      if (!g.at || !g.label) continue;
+      const [px, py] = toPx(g.at[0], g.at[1]);
+      const w = g.label.length * CHAR_PX;
+      boxes.push([px - w / 2, py - LINE_PX / 2, px + w / 2, py + LINE_PX / 2]);
     }
-    return where;
+    for (const c of f.board.cells || []) { // a grid cell's note, written from its corner
+      if (!c.label) continue;
+      const [px, py] = toPx(c.cell[0] + 0.03, c.cell[1] + 0.03);
+      boxes.push([px, py, px + c.label.length * 5.2, py + 11]);
+    }
+    const [bx0, by0, bx1, by1] = toPx.bounds;
+    const inside = (b) => b[0] >= bx0 && b[2] <= bx1 && b[1] >= by0 && b[3] <= by1;
+    const out = new Map();
+    for (const u of units) {
+      const text = unitLabel(u);
+      const w = text.length * CHAR_PX + 4;
+      let options;
+      if (u.shapes && u.status === 'active') {
+        const [x0, y0, x1, y1] = outlineBox(u);
+        const cx = (x0 + x1) / 2; const cy = (y0 + y1) / 2;
+        // below the outline first (where names always were), then above, right, left
+        options = [[cx, y0, 'bottom center'], [cx, y1, 'top center'], [x1, cy, 'middle right'], [x0, cy, 'middle left']]
+          .map(([x, y, place]) => [x, y, toPx(x, y), screenPlace(place, toPx), 2]);
+      } else {
+        const [x, y] = pts[u.id];
+        const gap = (u.status === 'active' ? markerSize(u) : 12) / 2 + 1;
+        options = MARKER_PLACES.map((place) => [x, y, toPx(x, y), place, gap]);
+      }
+      let chosen = null;
+      for (const [x, y, [px, py], place, gap] of options) {
+        const box = labelBox(px, py, place, w, gap);
+        if (!inside(box) || boxes.some((b) => meets(b, box))) continue;
+        boxes.push(box);
+        chosen = { x, y, place };
+        break;
+      }
+      out.set(u.id, chosen);
+    }
+    return out;
+  }
+  // a plotly text position names the side on screen; on a board whose y axis runs down the
+  // outline's low-y edge is at the top
+  function screenPlace(place, toPx) {
+    if (toPx(0, 0)[1] > toPx(0, 1)[1]) return place; // y runs up the screen
+    return place.replace('bottom', 'TOP').replace('top', 'bottom').replace('TOP', 'top');
   }
   // the label: the unit's id, and its damage as a number once it has taken any (the fill's
   // fade alone was too faint to read)
   const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${u.id} ${u.damage}/${u.strength}` : u.id);
-  function unitTrace(name, units, pts, wh, sideName, colour, out, places) {
+  function unitTrace(name, units, pts, sideName, colour, out, places) {
     const marker = out
       ? { symbol: 'x', color: colour, opacity: 0.45, size: 12 }
       : { symbol: 'circle', size: units.map(markerSize),
@@ -616,18 +666,17 @@
     return {
       type: 'scatter', name: esc(name), legendgroup: sideName, x: units.map((u) => pts[u.id][0]),
       y: units.map((u) => pts[u.id][1]), mode: 'markers+text',
-      text: units.map((u) => (u.private || (u.shapes && !out) ? '' : esc(unitLabel(u)))),
-      textposition: units.map((u) => places.get(u.id) || 'top center'),
-      textfont: { size: 10, color: out ? '#888888' : '#222222' },
-      customdata: units.map((u) => u.id), hovertext: units.map((u) => hover(u, sideName, wh[u.id])),
+      text: units.map((u) => (u.private || (u.shapes && !out) || !places.get(u.id) ? '' : esc(unitLabel(u)))),
+      textposition: units.map((u) => (places.get(u.id) || { place: 'top center' }).place),
+      textfont: { size: 10, color: out ? '#888888' : '#222222' }, meta: 'unit',
+      customdata: units.map((u) => u.id), hovertext: units.map((u) => hover(u, sideName)),
       hovertemplate: '%{hovertext}<extra></extra>', marker,
     };
   }
-  function highlight(n, f, pts, layout, traces) {
+  function highlight(n, f, pts, layout, traces, places) {
     if (n < 1) return;
     const before = frames[n - 1];
     const old = new Map(before.units.map((u) => [u.id, u]));
-    const shift = f.board.kind === 'grid' ? 0.5 : 0;
     for (const u of f.units) {
       const prev = old.get(u.id);
       if (!prev) continue;
@@ -635,16 +684,28 @@
       if (u.position && prev.position && (u.position[0] !== prev.position[0] || u.position[1] !== prev.position[1])) {
         src = prev.position; dst = u.position;
       } else if (u.cell && prev.cell && (u.cell[0] !== prev.cell[0] || u.cell[1] !== prev.cell[1])) {
-        src = [prev.cell[0] + 0.5, prev.cell[1] + 0.5]; dst = [u.cell[0] + 0.5, u.cell[1] + 0.5];
+        src = [prev.cell[0] + 0.5, prev.cell[1] + 0.5]; dst = pts[u.id] || [u.cell[0] + 0.5, u.cell[1] + 0.5];
       }
       if (!src) continue;
       layout.annotations.push({
-        x: dst[0] + shift, y: dst[1] + shift, ax: src[0] + shift, ay: src[1] + shift, xref: 'x', yref: 'y',
+        x: dst[0], y: dst[1], ax: src[0], ay: src[1], xref: 'x', yref: 'y',
         axref: 'x', ayref: 'y', text: '', showarrow: true, arrowhead: 2, arrowsize: 1.2, arrowwidth: 2,
         arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.id)} moves`,
       });
     }
     const ev = P.events[n - 1];
+    const focusIds = new Set(ev[2]);
+    const focused = f.units.filter((u) => focusIds.has(u.id) && pts[u.id] && (showOut || u.status === 'active'));
+    // the units the event names are drawn again last, so no other unit hides them
+    for (const sid of Object.keys(colours)) {
+      const mine = focused.filter((u) => u.side === sid && !u.shapes);
+      if (!mine.length) continue;
+      const name = names[sid] || sid;
+      const t = unitTrace(`${name} (current)`, mine, pts, name, colours[sid], false, places);
+      t.showlegend = false;
+      t.marker.symbol = mine.map((u) => (u.status === 'active' ? 'circle' : 'x'));
+      traces.push(t);
+    }
     const attack = ev[4];
     if (attack && pts[attack[0]] && pts[attack[1]]) {
       const [a, t] = attack;
@@ -653,8 +714,6 @@
         line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 }, customdata: [a, t],
         hovertemplate: `${esc(a)} → ${esc(t)}<extra>attack</extra>` });
     }
-    const focusIds = new Set(ev[2]);
-    const focused = f.units.filter((u) => focusIds.has(u.id) && pts[u.id]);
     const outlined = focused.filter((u) => u.shapes);
     if (outlined.length) {
       const bases = outlined.flatMap((u) => u.shapes.filter((s) => s.style === 'base' && s.closed));
@@ -676,6 +735,151 @@
     }
     return esc(title);
   }
+  // --- the selected unit: its reach drawn as rings, everything about it below the board --------
+  let selected = null;
+  const RING_COLOURS = { range: '#6A3D9A', move: '#117733' };
+  const RING_STEPS = 48;
+  function circle(cx, cy, r) {
+    const out = [];
+    for (let i = 0; i <= RING_STEPS; i += 1) {
+      const a = (2 * Math.PI * i) / RING_STEPS;
+      out.push([cx + r * Math.cos(a), cy + r * Math.sin(a)]);
+    }
+    return out;
+  }
+  function hull(points) { // convex hull, monotone chain; closed ring
+    const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+    const half = (list) => {
+      const h = [];
+      for (const q of list) {
+        while (h.length >= 2 && cross(h[h.length - 2], h[h.length - 1], q) <= 0) h.pop();
+        h.push(q);
+      }
+      h.pop();
+      return h;
+    };
+    const ring = [...half(p), ...half([...p].reverse())];
+    return ring.length ? [...ring, ring[0]] : ring;
+  }
+  /** A ring's outline in board coordinates, or null where the board has no distances. */
+  function ringOutline(u, ring, board) {
+    const d = ring.distance;
+    if (board.kind === 'grid') { // 8-neighbour steps: a square of cells, clipped to the map
+      if (!u.cell) return null;
+      const x0 = Math.max(0, u.cell[0] - d); const x1 = Math.min(Math.trunc(board.width), u.cell[0] + d + 1);
+      const y0 = Math.max(0, u.cell[1] - d); const y1 = Math.min(Math.trunc(board.height), u.cell[1] + d + 1);
+      return [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+    }
+    if (board.kind !== 'continuous' || !u.position) return null;
+    const base = (u.shapes || []).filter((sh) => sh.closed && sh.style === 'base');
+    if (ring.from_edge && base.length) { // every point within d of the base (a convex base)
+      const around = circle(0, 0, d);
+      return hull(base.flatMap((sh) => sh.ring).flatMap(([x, y]) => around.map(([dx, dy]) => [x + dx, y + dy])));
+    }
+    return d > 0 ? circle(u.position[0], u.position[1], d) : null;
+  }
+  function drawRings(f, pts, traces) {
+    const u = selected && f.units.find((x) => x.id === selected);
+    if (!u || !pts[u.id] || u.status !== 'active' || !(u.rings || []).length) return;
+    const down = f.board.kind !== 'continuous'; // y runs down the screen on grids
+    for (const kind of ['range', 'move']) {
+      const rings = u.rings.filter((r) => r.kind === kind);
+      const drawnRings = rings.map((r) => [r, ringOutline(u, r, f.board)]).filter(([, g]) => g);
+      if (!drawnRings.length) continue;
+      const colour = RING_COLOURS[kind];
+      const [x, y] = batched(drawnRings.map(([, g]) => ({ ring: g })));
+      traces.push({ type: 'scatter', name: `${kind} of ${esc(u.id)}`, legendgroup: 'rings', showlegend: true,
+        x, y, mode: 'lines', line: { color: colour, dash: kind === 'range' ? 'dash' : 'dot', width: 1.5 },
+        hoverinfo: 'skip' });
+      // range labels at the top of each ring, movement labels at the bottom
+      const top = (kind === 'range') !== down;
+      const at = drawnRings.map(([r, g]) => {
+        const ys = g.map((q) => q[1]);
+        const yEdge = top ? Math.max(...ys) : Math.min(...ys);
+        const xs = g.filter((q) => q[1] === yEdge).map((q) => q[0]);
+        const xMid = f.board.kind === 'grid' ? Math.min(...g.map((q) => q[0])) : (Math.min(...xs) + Math.max(...xs)) / 2;
+        return [r, xMid, yEdge];
+      });
+      traces.push({ type: 'scatter', name: `${kind} labels`, legendgroup: 'rings', showlegend: false,
+        x: at.map((a) => a[1]), y: at.map((a) => a[2]), mode: 'text',
+        text: at.map(([r]) => esc(r.label)), textfont: { size: 10, color: colour },
+        textposition: `${kind === 'range' ? 'top' : 'bottom'} ${f.board.kind === 'grid' ? 'right' : 'center'}`,
+        hovertext: at.map(([r]) => `${esc(r.label)}${r.rule ? ` (${esc(r.rule)})` : ''}`),
+        hovertemplate: '%{hovertext}<extra></extra>' });
+    }
+  }
+  function select(id) {
+    selected = id || null;
+    $('unit-select').value = selected || '';
+    drawn = -1;
+    schedule();
+  }
+  /** Everything about the selected unit at this position, as plain text. */
+  function showUnit(f, wh) {
+    const box = $('unit-info');
+    box.textContent = '';
+    box.hidden = !selected;
+    if (!selected) return;
+    const u = f.units.find((x) => x.id === selected);
+    if (!u) {
+      box.append(el('p', 'note', `${selected} is not in the game at this event.`));
+      return;
+    }
+    const status = u.status === 'active' ? '' : ` · ${u.status}`;
+    box.append(el('p', 'unit-head', `${u.name} (${u.id}) · ${names[u.side] || u.side} · ${u.kind}${status}`));
+    const rows = [['damage', `${u.damage}/${u.strength}`], ['where', wh[u.id] || 'off the board']];
+    if (u.heading != null) rows.push(['heading', `${fmt(u.heading)}°`]);
+    for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), fmt(v)]);
+    const dl = el('dl');
+    for (const [k, v] of rows) dl.append(el('dt', '', k), el('dd', '', v));
+    box.append(dl);
+    const rings = u.rings || [];
+    if (rings.length && u.status === 'active') {
+      box.append(el('p', 'note', 'Reach, drawn on the board (a guide: arcs, line of sight and terrain still apply):'));
+      const list = el('ul');
+      for (const r of rings) list.append(el('li', '', `${r.kind}: ${r.label}${r.rule ? ` (${r.rule})` : ''}`));
+      box.append(list);
+    } else if (!rings.length) {
+      box.append(el('p', 'note', 'No reach to draw for this unit on this board.'));
+    }
+  }
+  function buildUnitSelect() {
+    const pick = $('unit-select');
+    pick.textContent = '';
+    pick.append(el('option', '', '— none —'));
+    pick.firstChild.value = '';
+    const seen = new Map();
+    for (const f of [frames[0], ...P.deltas.filter((d) => d && d.u).map((d) => ({ units: Object.values(d.u) }))]) {
+      for (const u of f.units) if (!u.private && !seen.has(u.id)) seen.set(u.id, u.name);
+    }
+    for (const [id, name] of [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const opt = el('option', '', name && name !== id ? `${id} · ${name}` : id);
+      opt.value = id;
+      pick.append(opt);
+    }
+    if (selected && !seen.has(selected)) selected = null;
+    pick.value = selected || '';
+  }
+
+  /** Board coordinates to screen pixels (relative), for the label boxes: the plot area's
+   *  size (as last drawn: plotly widens margins for tick labels) and the axis ranges set by
+   *  boardFrame; equal scales where the axes are anchored. */
+  function pixelMap(layout) {
+    const node = $('board');
+    const size = node._fullLayout && node._fullLayout._size;
+    const w = Math.max(size ? size.w : (node.clientWidth || 700) - layout.margin.l - layout.margin.r, 100);
+    const h = Math.max(size ? size.h : layout.height - layout.margin.t - layout.margin.b, 100);
+    const [x0, x1] = layout.xaxis.range;
+    const [y0, y1] = layout.yaxis.range;
+    let sx = w / Math.abs(x1 - x0);
+    let sy = h / Math.abs(y1 - y0);
+    if (layout.yaxis.scaleanchor) { sx = Math.min(sx, sy); sy = sx; }
+    const up = y1 > y0 ? 1 : -1;
+    const toPx = (x, y) => [(x - x0) * sx, -(y - y0) * sy * up];
+    toPx.bounds = [0, -Math.abs(y1 - y0) * sy, Math.abs(x1 - x0) * sx, 0];
+    return toPx;
+  }
   function drawBoard(n) {
     const f = frames[n];
     const sideIds = f.sides.map((s) => s.id);
@@ -691,24 +895,37 @@
       uirevision: 'wake-board', plot_bgcolor: 'white', hovermode: 'closest',
     };
     boardFrame(f, layout, traces);
+    const focusIds = new Set(n > 0 ? P.events[n - 1][2] : []);
+    const places = placeLabels(f, pts, pixelMap(layout), focusIds);
+    const dropped = [...places.values()].filter((at) => at === null).length;
     drawFeatures(f, traces);
     sideIds.forEach((sid) => {
       const drawnShapes = f.units.filter((u) => u.side === sid && u.shapes);
-      if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces);
+      if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces, places);
     });
     drawOverlays(f, traces);
-    const shown = f.board.kind === 'continuous' ? actionWindow(f)[0] : [0, Math.max(f.board.width, f.board.height)];
-    const places = labelPlaces(f.units.filter((u) => pts[u.id] && !u.private), pts, Math.max(shown[1] - shown[0], 1));
     sideIds.forEach((sid) => {
       const name = names[sid] || sid;
       const mine = f.units.filter((u) => u.side === sid && pts[u.id]);
       const active = mine.filter((u) => u.status === 'active');
       const out = mine.filter((u) => u.status !== 'active');
-      traces.push(unitTrace(name, active, pts, wh, name, colours[sid], false, places));
-      if (out.length && showOut) traces.push(unitTrace(`${name} (out)`, out, pts, wh, name, colours[sid], true, places));
+      traces.push(unitTrace(name, active, pts, name, colours[sid], false, places));
+      if (out.length && showOut) traces.push(unitTrace(`${name} (out)`, out, pts, name, colours[sid], true, places));
     });
-    highlight(n, f, pts, layout, traces);
-    Plotly.react($('board'), traces, layout, { displaylogo: false, responsive: true });
+    highlight(n, f, pts, layout, traces, places);
+    drawRings(f, pts, traces);
+    const board = $('board');
+    board.dataset.labelsHidden = String(dropped);
+    Plotly.react(board, traces, layout, { displaylogo: false, responsive: true });
+    if (!board.wakeClick) { // a click on a unit selects it (again: clears it)
+      board.wakeClick = true;
+      board.on('plotly_click', (e) => {
+        const pt = e && e.points && e.points[0];
+        if (!pt || pt.data.meta !== 'unit' || typeof pt.customdata !== 'string') return;
+        select(pt.customdata === selected ? null : pt.customdata);
+      });
+    }
+    showUnit(f, wh);
   }
 
   // --- strip and charts, built once; cursors are DOM lines over them ---------------------------
@@ -985,6 +1202,7 @@
       const row = e.target.closest('.move');
       if (row) go(Number(row.dataset.seq));
     });
+    $('unit-select').addEventListener('change', (e) => select(e.target.value));
     $('show-out').addEventListener('change', (e) => {
       showOut = e.target.checked;
       drawn = -1; // the same position, drawn again without (or with) them
@@ -1008,6 +1226,7 @@
     current = null;
     chartsDrawn = {};
     buildUnitPick();
+    buildUnitSelect();
     buildMoves();
     drawStrip();
     showTab(activeTab);
