@@ -50,6 +50,7 @@ from viewer.timeline import Timeline
 from viewer.variations import variations_panel
 
 UMPIRE = "Umpire (everything)"
+NARROW_CSS = Path(__file__).with_name("narrow.css")  # only style: Streamlit adds it out of flow
 # --- command line and caching -------------------------------------------------------------------
 
 
@@ -454,6 +455,7 @@ def _trust_status(trust: Trust) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="Wake replay viewer", layout="wide")
+    st.html(NARROW_CSS)  # a compact header in a narrow window: the board comes first
     st.set_option("client.showErrorDetails", "none")  # never a traceback on the page
     args = _cli_args()
     picked = _pick_game(args)

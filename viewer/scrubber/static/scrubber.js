@@ -880,6 +880,38 @@
     toPx.bounds = [0, -Math.abs(y1 - y0) * sy, Math.abs(x1 - x0) * sx, 0];
     return toPx;
   }
+  // A narrow window (a phone; scrubber.css lays the page out for it): a board about as tall as
+  // it is wide, without its title (the position line says it), thin margins that grow to fit
+  // the tick labels, the legend's title on its own line; a chart's title smaller, under the
+  // modebar. On a touch screen a drag scrolls the page instead of zooming (plotly.js #2844; the
+  // modebar still offers zoom and pan).
+  const NARROW = window.matchMedia('(max-width: 600px)');
+  const TOUCH = window.matchMedia('(pointer: coarse)');
+  function fitNarrow(layout, node) {
+    if (TOUCH.matches) layout.dragmode = false;
+    if (!NARROW.matches) return;
+    layout.margin = { l: 8, r: 12, t: 24, b: 8 };
+    for (const axis of [layout.xaxis, layout.yaxis]) {
+      if (axis) Object.assign(axis, { automargin: true, title: Object.assign({}, axis.title, { standoff: 4 }) });
+    }
+    if (layout.legend && layout.legend.title) {
+      layout.legend.title = { text: layout.legend.title.text.replace(/ ·$/, ''), side: 'top' };
+    }
+    if (node.id === 'board') {
+      layout.title = { text: '' };
+      layout.height = Math.min(layout.height, (node.clientWidth || window.innerWidth) + 90);
+    } else if (layout.title) {  // under the modebar (a touch screen always shows it)
+      layout.margin.t = 64;
+      Object.assign(layout.title, { font: { size: 13 }, yref: 'container', y: 1, yanchor: 'top', pad: { t: 28 } });
+    }
+  }
+  NARROW.addEventListener('change', () => {
+    if (!P) return;
+    chartsDrawn = {};
+    showTab(activeTab);
+    drawn = -1;
+    schedule();
+  });
   function drawBoard(n) {
     const f = frames[n];
     const sideIds = f.sides.map((s) => s.id);
@@ -895,6 +927,7 @@
       uirevision: 'wake-board', plot_bgcolor: 'white', hovermode: 'closest',
     };
     boardFrame(f, layout, traces);
+    fitNarrow(layout, $('board'));
     const focusIds = new Set(n > 0 ? P.events[n - 1][2] : []);
     const places = placeLabels(f, pts, pixelMap(layout), focusIds);
     const dropped = [...places.values()].filter((at) => at === null).length;
@@ -993,6 +1026,7 @@
       annotations: traces.length ? marks.map(([t, s]) => ({ x: s, y: 1, xref: 'x', yref: 'paper', text: `T${t}`, showarrow: false, xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } }))
         : [{ text: 'no data', xref: 'paper', yref: 'paper', x: 0.5, y: 0.5, showarrow: false, font: { size: 14, color: '#888888' } }],
     };
+    fitNarrow(layout, node);
     Plotly.react(node, traces, layout, { displaylogo: false, responsive: true });
     addCursor(node);
     chartsDrawn[key] = true;
