@@ -31,6 +31,7 @@ from domain.errors import UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
+from domain.reveals import SealedItem
 
 #: The entry-point group a package declares its rulesets in (``id = "module:RulesetClass"``).
 ENTRY_POINT_GROUP = "wake.rulesets"
@@ -180,6 +181,18 @@ class Ruleset(ABC, Generic[S, C]):
         orders by trying each possible one; anywhere else, the salts derive from public data.
         Default: the state unchanged (a bot that seals nothing)."""
         return state
+
+    def sealed_items(self, state: S, event: DomainEvent) -> list[SealedItem]:
+        """What ``event`` (as recorded, the umpire's view) commits to under seal or opens, given
+        the state just before it: a :class:`domain.reveals.SealedCommit` (the digest and a
+        label, ``"monitor order card"``) for each choice it seals, a
+        :class:`domain.reveals.SealedReveal` (the content and salt exactly as sealed, and the
+        content in a few plain words) for each one it opens. ``domain.reveals.match_sealed``
+        pairs them by digest, recomputed from content and salt, so the umpire's view shows a
+        sealed choice's content at the moment it was made. Called for every fact except
+        ``CommandIssued`` (the facts an order causes carry its seals). Default: nothing sealed.
+        """
+        return []
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada

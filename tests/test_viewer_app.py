@@ -240,6 +240,38 @@ def test_sealed_hands_per_side_in_an_iron_oak_game(
     assert all(name in line for name in csa)
 
 
+def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IO-3.2 (sealed order cards) in the generic viewer: at the event that seals the Union's
+    cards, the umpire's explain panel and move list give each card's order from its later
+    reveal (IO-3.3.1 A), marked as not yet revealed at this moment; viewed as either side
+    (the one that sealed them too) neither shows it."""
+    rec = read_record_file(FIXTURES / "games/iron_oak/hampton_roads-magazine.wake.json")
+    sealed = next(f for f in rec.events if f.topic == "iron_oak.OrdersAssigned/1")
+    ship = next(iter(sealed.payload["seals"]))
+    reveal = next(
+        f for f in rec.events if f.topic == "iron_oak.OrderRevealed/1" and f.payload["ship"] == ship
+    )
+    expected = (
+        f"sealed at event {sealed.seq}: {ship} order card (turn 1) = "
+        f"{reveal.payload['order']} (revealed at event {reveal.seq}; not yet revealed at this "
+        "moment)"
+    )
+    at = _app(store_path, monkeypatch, game=IO_ID, event=str(sealed.seq))
+    assert any(expected in t.value for t in at.text)
+    assert any("Sealed choices (umpire only" in c.value for c in at.caption)
+    line = _payload(at)["events"][sealed.seq - 1][3]
+    assert f"{ship} order card (turn 1) = {reveal.payload['order']}" in line
+    assert "not yet revealed at this moment" in line
+    for side in ("CSA", "USA"):
+        at.radio(key="view_as").set_value(side).run()
+        assert not at.exception
+        assert not any("sealed at event" in t.value for t in at.text)
+        assert not any("Sealed choices" in c.value for c in at.caption)
+        assert " — umpire" not in _payload(at)["events"][sealed.seq - 1][3]
+
+
 SHIPS_4P = "00000000-0000-4000-8000-000000000303"
 
 

@@ -312,6 +312,10 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         )
         if ex.command.notes:  # what the order's cards do (plain text from data files)
             st.text("\n".join(ex.command.notes))
+    sealed = tl.sealed_lines(event, viewer)  # the umpire only: what the seals turn out to hold
+    if sealed:
+        st.caption("Sealed choices (umpire only: a side learns each one at its reveal)")
+        st.text("\n".join(sealed))  # plain text: labels and contents come from the record
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
         st.markdown(f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}")

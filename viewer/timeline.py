@@ -20,6 +20,7 @@ from domain.engine import Fact, GameState, apply_event, decode, fold, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.header import GameHeader
 from domain.read_model import GameView
+from domain.reveals import Opened, SealedIndex, SealedItem, match_sealed, umpire_note
 
 CHECKPOINT_EVERY = 100
 UNIT_FIELDS = ("unit", "attacker", "firer", "ship", "target", "subject")
@@ -110,9 +111,14 @@ class Timeline:
         self.phase_starts.append((view.phase, 0))
         luck = {s.id: Fraction(0) for s in view.sides}
         rolls: list[tuple[Fraction, bool, int, str]] = []
+        sealed: list[tuple[int, list[SealedItem]]] = []
         for fact in self.facts:
             before = state
             event = decode(before, fact)
+            if not isinstance(event, CommandIssued):
+                items = self.ruleset.sealed_items(before.rules, event)
+                if items:
+                    sealed.append((fact.seq, items))
             state = apply_event(state, event, fact.digest)
             if state.rules is not before.rules:
                 new_view = self.ruleset.read_model(state.rules)
@@ -154,6 +160,13 @@ class Timeline:
                     rolls.append((Fraction(event.p_outcome), event.success, fact.seq, text))
         self.last_view = view
         self.final = state
+        # sealed choices and their reveals, for the umpire only (``Ruleset.sealed_items``)
+        self.sealed: SealedIndex = match_sealed(sealed)
+        self._order_seals: dict[int, list[int]] = {}  # order index -> its committing events
+        for seq in self.sealed.commits:
+            command = self.events[seq - 1].command
+            if command is not None:
+                self._order_seals.setdefault(command, []).append(seq)
         self._add_luck_swings(rolls)
         self.swings.sort(key=lambda s: s.seq)
         end = len(self.facts)
@@ -237,9 +250,28 @@ class Timeline:
         """Event ``seq``'s log line as ``viewer`` may read it (``None``: the umpire sees all;
         a side sees hidden information only once revealed, via ``Ruleset.redact``)."""
         info = self.events[seq - 1]
-        if viewer is None or not self.ruleset.meta.hidden_information:
+        if viewer is None:  # what a sealed choice made here turns out to be, when revealed
+            return info.text + umpire_note(self.sealed.committed_at(seq), seq)
+        if not self.ruleset.meta.hidden_information:
             return info.text
         return self._line(self.ruleset.redact(self.decoded[seq - 1], viewer))
+
+    def sealed_lines(self, seq: int, viewer: str | None) -> list[str]:
+        """For the umpire's explanation of event ``seq``: each choice sealed by the order
+        behind it (its commitment and the content of the later reveal, and whether it is still
+        sealed at this moment), and each commitment the event opens. Nothing for a side."""
+        info = self.info(seq)
+        if viewer is not None or info is None:
+            return []
+        made = self._order_seals.get(info.command, []) if info.command is not None else []
+        entries: list[Opened] = [e for s in made or [seq] for e in self.sealed.committed_at(s)]
+        lines = [f"sealed at event {e.seq}: {e.line(seq)}" for e in entries]
+        lines += [
+            f"opens the seal of event {e.seq}: {e.label} = {e.text} (content and salt hash "
+            "to the committed digest)"
+            for e in self.sealed.opened_at(seq)
+        ]
+        return lines
 
     def _line(self, event: DomainEvent) -> str:
         """One log line; an order reads as a sentence (``Ruleset.describe_order``), never as

@@ -16,8 +16,9 @@ import hashlib
 from domain.errors import IllegalCommand, InvalidCommand, WrongSide
 from domain.events import DomainEvent
 from domain.frozen import changed
+from domain.reveals import SealedCommit, SealedItem, SealedReveal
 from domain.rulesets.armada.commands import SetDials
-from domain.rulesets.armada.events import DialsAssigned
+from domain.rulesets.armada.events import DialRevealed, DialsAssigned
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.state import ArmadaState, CommandName, Dial, with_ship
 from domain.sealed import Commitment
@@ -85,6 +86,26 @@ def decide(state: ArmadaState, side: str | None, command: SetDials) -> list[Doma
     first = {ship: state.ships[ship].next_slot for ship in needed}
     dials = {ship: list(command.dials[ship]) for ship in needed}
     return [DialsAssigned(side=acting, dials=dials, first_slot=first)]
+
+
+def sealed_items(state: ArmadaState, event: DomainEvent) -> list[SealedItem]:
+    """SWA-R2: the dials a ``DialsAssigned`` seals, each by ship and slot; SWA-2.1: the dial a
+    ``DialRevealed`` turns up. A dial an opponent set openly (Comm Noise) was never sealed: it
+    is revealed without a salt and opens nothing (the dial it replaced is never revealed)."""
+    if isinstance(event, DialsAssigned):
+        items: list[SealedItem] = []
+        for ship_id, digests in event.dials.items():
+            ship = state.ships.get(ship_id)
+            first = event.first_slot.get(ship_id, ship.next_slot if ship else 0)
+            items += [
+                SealedCommit(digest, f"{ship_id} dial {first + i} (round {state.round})")
+                for i, digest in enumerate(digests)
+            ]
+        return items
+    if isinstance(event, DialRevealed) and event.salt:
+        content = dial_content(event.ship, event.slot, event.command)
+        return [SealedReveal(content, event.salt, event.command)]
+    return []
 
 
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:

@@ -13,8 +13,9 @@ from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
+from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.armada import bot, integration, passing, rules, view
+from domain.rulesets.armada import bot, command_phase, integration, passing, rules, view
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
@@ -109,6 +110,10 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     def with_bot_secret(self, state: ArmadaState, secret: str) -> ArmadaState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
         return state.model_copy(update={"salt_base": secret})
+
+    def sealed_items(self, state: ArmadaState, event: DomainEvent) -> list[SealedItem]:
+        """Command dials set face down (SWA-R2) and turned up at activation (SWA-2.1)."""
+        return command_phase.sealed_items(state, event)
 
     def read_model(self, state: ArmadaState) -> GameView:
         return view.read_model(state)

@@ -19,6 +19,7 @@ from domain.chance import opposed_roll
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import DomainEvent
+from domain.reveals import SealedCommit, SealedItem, SealedReveal
 from domain.rulesets.iron_oak import (
     criticals,
     crossing_t,
@@ -62,6 +63,26 @@ MOVES = ("maneuver_0", "maneuver_1", "maneuver_2")
 def order_content(ship: str, turn: int, order: str) -> dict[str, str | int]:
     """What an order card's seal commits to (domain.sealed)."""
     return {"ship": ship, "turn": turn, "order": order}
+
+
+def sealed_items(state: IronOakState, event: DomainEvent) -> list[SealedItem]:
+    """IO-3.2: the order cards an ``OrdersAssigned`` seals, one per ship; IO-3.3.1 A: the card
+    an ``OrderRevealed`` turns up (sealed for this turn, the state's before the reveal)."""
+    if isinstance(event, OrdersAssigned):
+        return [
+            SealedCommit(digest, f"{ship} order card {_card_tag(state, event, ship)}")
+            for ship, digest in event.seals.items()
+        ]
+    if isinstance(event, OrderRevealed):
+        content = order_content(event.ship, state.turn, event.order)
+        return [SealedReveal(content, event.salt, event.order)]
+    return []
+
+
+def _card_tag(state: IronOakState, event: OrdersAssigned, ship: str) -> str:
+    """``(turn 2)``, with the card's number in alternating play: ``(turn 2, #3)``."""
+    number = event.numbers.get(ship)
+    return f"(turn {state.turn}, #{number})" if number else f"(turn {state.turn})"
 
 
 def bot_salt(state: IronOakState, ship: str, turn: int | None = None) -> str:

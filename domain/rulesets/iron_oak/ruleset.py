@@ -13,8 +13,9 @@ from domain.errors import ScenarioError, WakeError, validation_summary
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
+from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.iron_oak import bot, rules, view
+from domain.rulesets.iron_oak import bot, orders, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
 from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
@@ -150,6 +151,11 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             if line not in notes:
                 notes.append(line)
         return notes
+
+    def sealed_items(self, state: IronOakState, event: DomainEvent) -> list[SealedItem]:
+        """Order cards sealed in the Order Phase (IO-3.2) and turned up in the movement
+        segment (IO-3.3.1 A)."""
+        return orders.sealed_items(state, event)
 
     def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""

@@ -45,3 +45,19 @@ class Fleet(_Model):
 def fleet_content(player: str, battle: int, fleet: Fleet) -> dict[str, Any]:
     """What a fleet's seal commits to: the player, the battle and the plan."""
     return {"player": player, "battle": battle, "fleet": fleet.model_dump(mode="json")}
+
+
+def fleet_text(fleet: Fleet) -> str:
+    """A fleet in a few plain words: ``vanguard andromeda (kodai); rearguard isokaze``, each
+    ship with its characters and aircraft (an aircraft's characters after a ``+``)."""
+
+    def ship(plan: ShipPlan) -> str:
+        aboard = [*plan.characters]
+        aboard += ["+".join([plane.card, *plane.characters]) for plane in plan.aircraft]
+        return f"{plan.card} ({', '.join(aboard)})" if aboard else plan.card
+
+    lines = [
+        f"{name} {', '.join(ship(p) for p in plans) or 'empty'}"
+        for name, plans in (("vanguard", fleet.vanguard), ("rearguard", fleet.rearguard))
+    ]
+    return "; ".join(lines)

@@ -13,8 +13,9 @@ from domain.errors import ScenarioError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
+from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.ships import bot, rules, view
+from domain.rulesets.ships import bot, rules, setup, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
 from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
@@ -119,6 +120,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     def with_bot_secret(self, state: ShipsState, secret: str) -> ShipsState:
         """The bot's sealed fleets take their salts from ``secret`` (issue 12)."""
         return state.model_copy(update={"salt_base": secret})
+
+    def sealed_items(self, state: ShipsState, event: DomainEvent) -> list[SealedItem]:
+        """Fleets placed face down (ST-1.3) and turned face up (ST-1.9)."""
+        return setup.sealed_items(state, event)
 
     def read_model(self, state: ShipsState) -> GameView:
         return view.read_model(state)

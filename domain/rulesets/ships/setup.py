@@ -15,10 +15,12 @@ from fractions import Fraction
 from domain.cards import shuffle, shuffle_probability
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase
+from domain.events import DomainEvent
+from domain.reveals import SealedCommit, SealedItem, SealedReveal
 from domain.rulesets.ships import events as ev
 from domain.rulesets.ships.commands import FormFleet, RevealFleet, StartBattle
 from domain.rulesets.ships.data import ShipCard
-from domain.rulesets.ships.fleet import fleet_content
+from domain.rulesets.ships.fleet import fleet_content, fleet_text
 from domain.rulesets.ships.flow import Emitter, end_game, step_done
 from domain.rulesets.ships.placement import check_fleet
 from domain.rulesets.ships.state import ShipsState
@@ -231,3 +233,14 @@ def reveal_fleet(state: ShipsState, side: str | None, cmd: RevealFleet) -> Emitt
     em.emit(ev.FleetRevealed(player=player, fleet=cmd.fleet, salt=cmd.salt))
     step_done(em)
     return em
+
+
+def sealed_items(state: ShipsState, event: DomainEvent) -> list[SealedItem]:
+    """ST-1.3: the fleet a ``FleetCommitted`` places face down; ST-1.9: the fleet a
+    ``FleetRevealed`` turns up (sealed for this battle, the state's before the reveal)."""
+    if isinstance(event, ev.FleetCommitted):
+        return [SealedCommit(event.digest, f"{event.player} fleet (battle {state.battle})")]
+    if isinstance(event, ev.FleetRevealed):
+        content = fleet_content(event.player, state.battle, event.fleet)
+        return [SealedReveal(content, event.salt, fleet_text(event.fleet))]
+    return []
