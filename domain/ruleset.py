@@ -173,6 +173,13 @@ class Ruleset(ABC, Generic[S, C]):
         explanations. Default: none."""
         return []
 
+    def event_notes(self, state: S, event: DomainEvent) -> list[str]:
+        """Lines that say what the state just before ``event`` makes of it where the event
+        does not carry it: the range or zone relation at an attack's declaration. ``event`` is
+        the one the viewer may see (redacted); say nothing the viewer may not know. For
+        explanations. Default: none."""
+        return []
+
     def with_bot_secret(self, state: S, secret: str) -> S:
         """``state`` as the bot sees it where a secret is known that the players do not know:
         the secret seed of a committed-seed game (``domain.engine.bot_secret``). A ruleset whose

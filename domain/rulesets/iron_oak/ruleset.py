@@ -151,6 +151,10 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
                 notes.append(line)
         return notes
 
+    def event_notes(self, state: IronOakState, event: DomainEvent) -> list[str]:
+        """A fire declaration: each fire's range when declared (IO-6.1)."""
+        return view.fire_notes(state, event)
+
     def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
         return state.model_copy(update={"salt_base": secret})

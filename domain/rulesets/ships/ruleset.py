@@ -126,6 +126,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
 
+    def event_notes(self, state: ShipsState, event: DomainEvent) -> list[str]:
+        """A declared attack: the box each target stands in (ST-0, ST-GAPS reach)."""
+        return view.attack_notes(state, event)
+
     def dump_state(self, state: ShipsState) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
