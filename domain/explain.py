@@ -96,6 +96,9 @@ class Explanation:
     # the other rolls of the same order and the event each decided (a hit and the critical it
     # led to, a critical and its table roll): read together, they are one ruling
     linked: list[str] = field(default_factory=list)
+    # what the state before the event makes of it (``Ruleset.event_notes``): the range or zone
+    # relation at an attack's declaration where the event does not carry it
+    notes: tuple[str, ...] = ()
 
 
 EPISODE_LIMIT = 400
@@ -269,6 +272,7 @@ def explain_event(
         rule_summary=ruleset.rule_summary(rule) if rule else "",
         command=command,
         rolls=rolls,
+        notes=tuple(ruleset.event_notes(state_before.rules, event)),
         episode=steps,
         chance=chance if isinstance(chance, str) else None,
         chance_note=note if isinstance(note, str) else "",
@@ -328,6 +332,7 @@ def explanation_lines(ex: Explanation) -> list[str]:
         f"event {ex.seq}: {ex.text}",
         f"  topic {ex.topic}{' (automatic)' if ex.automatic else ''}",
     ]
+    lines.extend(f"  {note}" for note in ex.notes)
     if ex.rule:
         lines.append(f"  rule {ex.rule}: {ex.rule_summary}")
     if ex.command is not None:

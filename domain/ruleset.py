@@ -174,6 +174,21 @@ class Ruleset(ABC, Generic[S, C]):
         explanations. Default: none."""
         return []
 
+    def event_notes(self, state: S, event: DomainEvent) -> list[str]:
+        """Lines that say what the state just before ``event`` makes of it where the event
+        does not carry it: the range or zone relation at an attack's declaration. ``event`` is
+        the one the viewer may see (redacted); say nothing the viewer may not know. For
+        explanations. Default: none."""
+        return []
+
+    def glossary(self) -> dict[str, str]:
+        """This ruleset's terms and what each means here, citing the rule (``"CR": "combat
+        result (IO-6.2): ..."``), for explanations: a key naming one of Wake's generic notations
+        (:data:`domain.glossary.GENERIC_KINDS`: ``"floor"``, ``"keep-highest"``, ``"N+"``, ...)
+        adds this ruleset's reading to it; any other key is a term found literally in the text
+        (:func:`domain.glossary.find_terms`). Default: none."""
+        return {}
+
     def with_bot_secret(self, state: S, secret: str) -> S:
         """``state`` as the bot sees it where a secret is known that the players do not know:
         the secret seed of a committed-seed game (``domain.engine.bot_secret``). A ruleset whose

@@ -34,6 +34,7 @@ from viewer.figures import (
     side_colours,
     timeseries_figure,
 )
+from viewer.glossary import glossary_help
 from viewer.loading import (
     LoadedGame,
     LoadError,
@@ -293,44 +294,60 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
     fact = tl.facts[event - 1]
     before = tl.state_at(event - 1)
     redacted = tl.ruleset.redact(decode(before, fact), viewer)
+    terms = tl.ruleset.glossary()
+
+    def tip(text: str) -> str | None:  # what the notation and terms of text mean (issue 13)
+        return glossary_help(text, terms)
+
     if redacted != decode(before, fact):
         st.info("Sealed: this event holds hidden information not yet revealed to this side.")
-        st.text(tl.ruleset.describe(redacted))
+        sealed = tl.ruleset.describe(redacted)
+        st.text(sealed, help=tip(sealed))
         return
     # Everything below comes from the record: Markdown elements get it escaped, free text goes
-    # out as plain text (st.text / st.code), never as HTML.
+    # out as plain text (st.text / st.code), never as HTML. Tooltips (help=) are Markdown too:
+    # viewer.glossary escapes the terms and meanings it puts there.
     ex: Explanation = explain_event(before, tl.facts, event - 1, viewer)
-    st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}")
+    st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}", help=tip(ex.text))
     st.caption(_md(f"{ex.topic}{' · automatic' if ex.automatic else ''}"))
+    if ex.notes:  # what the state before it makes of the event (an attack's range, zones)
+        notes = "\n".join(ex.notes)
+        st.text(notes, help=tip(notes))
     if ex.rule:
-        st.markdown(f"**Rule {_md(ex.rule)}**: {_md(ex.rule_summary)}")
+        st.markdown(f"**Rule {_md(ex.rule)}**: {_md(ex.rule_summary)}", help=tip(ex.rule_summary))
     if ex.command is not None:
         dice = f" · dice entered: {ex.command.dice}" if ex.command.dice else ""
         st.markdown(
             f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}: "
-            f"{_md(ex.command.sentence)}"
+            f"{_md(ex.command.sentence)}",
+            help=tip(ex.command.sentence),
         )
         if ex.command.notes:  # what the order's cards do (plain text from data files)
-            st.text("\n".join(ex.command.notes))
-    sealed = tl.sealed_lines(event, viewer)  # the umpire only: what the seals turn out to hold
-    if sealed:
+            cards = "\n".join(ex.command.notes)
+            st.text(cards, help=tip(cards))
+    seals = tl.sealed_lines(event, viewer)  # the umpire only: what the seals turn out to hold
+    if seals:
         st.caption("Sealed choices (umpire only: a side learns each one at its reveal)")
-        st.text("\n".join(sealed))  # plain text: labels and contents come from the record
+        st.text("\n".join(seals))  # plain text: labels and contents come from the record
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
-        st.markdown(f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}")
+        st.markdown(
+            f"Chance of this outcome: **{_md(percent(ex.chance))}**{_md(note)}",
+            help=tip(ex.chance_note),
+        )
     if ex.episode:
-        lines = [
+        lines = "\n".join(
             f"{'>' if step.current else ' '} {step.seq}: {step.text}"
             + (f" [{step.rule}]" if step.rule and f"[{step.rule}" not in step.text else "")
             for step in ex.episode
-        ]
+        )
         st.caption(f"The whole episode ({len(ex.episode)} events)")
-        st.text("\n".join(lines))
+        st.text(lines, help=tip(lines))
     for roll in ex.rolls:
         with st.container(border=True):
             st.markdown(
-                f"**{_md(roll.purpose)}** · rule **{_md(roll.rule)}** — {_md(roll.rule_summary)}"
+                f"**{_md(roll.purpose)}** · rule **{_md(roll.rule)}** — {_md(roll.rule_summary)}",
+                help=tip(roll.rule_summary),
             )
             if roll.subject or roll.target:
                 st.caption(_md(f"{roll.subject or '–'} → {roll.target or '–'} · event {roll.seq}"))
@@ -343,16 +360,19 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
                     text += f"\n    {m.value:+d} [{m.rule}] {m.reason} — {m.rule_summary}"
                 if line.floor is not None:
                     text += f"\n    floor {line.floor}"
-                st.text(f"{text}\n    → total {line.total}")
-            st.text(f"Comparison: {roll.comparison}")
+                text += f"\n    → total {line.total}"
+                st.text(text, help=tip(text))
+            comparison = f"Comparison: {roll.comparison}"
+            st.text(comparison, help=tip(comparison))
             st.markdown(
                 f"Outcome: **{_md(roll.outcome)}** · chance of this outcome "
                 f"**{_md(percent(roll.p_outcome))}** · chance of success "
                 f"{_md(percent(roll.p_success))}"
             )
     if ex.linked:
+        linked = "\n".join(ex.linked)
         st.caption("Other rolls of this order, and the event each decided")
-        st.text("\n".join(ex.linked))
+        st.text(linked, help=tip(linked))
 
 
 TOP_UNITS = 12  # units the per-unit damage chart shows at first: the most damaged at the end

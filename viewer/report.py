@@ -53,6 +53,7 @@ def _e(text: object) -> str:
 def _explanation_html(ex: Explanation) -> str:
     parts = [f"<p><b>Event {ex.seq}</b>: {_e(ex.text)}</p>"]
     parts.append(f"<p class='meta'>{_e(ex.topic)}{' (automatic)' if ex.automatic else ''}</p>")
+    parts.extend(f"<p>{_e(note)}</p>" for note in ex.notes)
     if ex.rule:
         parts.append(f"<p><b>Rule {_e(ex.rule)}</b>: {_e(ex.rule_summary)}</p>")
     if ex.command is not None:
@@ -162,7 +163,9 @@ def build_report(header: GameHeader, facts: Sequence[Fact], request: ReportReque
     event = decode(before, facts[index])
     seen = ruleset.redact(event, request.viewer)
     if seen != event:  # as in the viewer: a side sees what it may of a sealed event, no more
-        explanation = replace(explanation, text=ruleset.describe(seen), command=None, rolls=[])
+        explanation = replace(
+            explanation, text=ruleset.describe(seen), command=None, rolls=[], notes=()
+        )
     view = ruleset.read_model(after.rules)
     figure = board_figure(view, height=board_height(view))
     board = figure.to_html(full_html=False, include_plotlyjs=True, config={"responsive": True})

@@ -26,7 +26,7 @@ from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
-from domain.rulesets.armada.summaries import RULE_SUMMARIES
+from domain.rulesets.armada.summaries import GLOSSARY, RULE_SUMMARIES
 
 _ORDERS = OrderParser(ArmadaCommand, "Star Wars: Armada")
 SEALED = "sealed"
@@ -120,6 +120,9 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def glossary(self) -> dict[str, str]:
+        return dict(GLOSSARY)
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """An attack is one episode, from its declaration to its end (SWA-ATK 1–6)."""

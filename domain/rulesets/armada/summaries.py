@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.dice import ARMADA_BLACK, ARMADA_BLUE, ARMADA_RED, CustomDie
+
 RULE_SUMMARIES: dict[str, str] = {
     "SWA-SEED": "Learn to Play p.3: the Ship, Squadron and Status Phases and winning.",
     "SWA-SETUP": (
@@ -108,3 +110,97 @@ RULE_SUMMARIES: dict[str, str] = {
     "SWA-PASS": "Pass tokens (RRG 1.6, optional).",
     "SWA-DATA": "Unit data: ship and squadron cards, printed and updated points.",
 }
+
+
+def _faces(die: CustomDie) -> str:
+    """``1–2 blank, 3–4 hit, ...``: a die's numbered faces, runs of one face joined."""
+    runs: list[tuple[int, int, str]] = []
+    for number, icons in enumerate(die.faces, start=1):
+        name = "+".join(icons) or "blank"
+        if runs and runs[-1][2] == name:
+            runs[-1] = (runs[-1][0], number, name)
+        else:
+            runs.append((number, number, name))
+    return ", ".join(f"{a}–{b} {n}" if a != b else f"{a} {n}" for a, b, n in runs)
+
+
+_RANGES = (
+    "Range bands (SWA-RNG, SWA-ATK 1): measured from the attacking hull zone to the defending "
+    "one, closest point to closest point, on the 1-foot ruler (bundled community figures: close "
+    "to 123.3 mm, medium to 186.5 mm, long to 304.8 mm; a band's edge belongs to the nearer "
+    "band). The range decides the dice: red at close, medium and long, blue at close and "
+    "medium, black at close only (SWA-ATK 2); squadrons attack at distance 1, close range."
+)
+
+GLOSSARY: dict[str, str] = {
+    # readings of Wake's generic notation (domain.glossary.GENERIC_KINDS)
+    "faces": (
+        "Armada: an attack die's face is numbered 1–8 as in SWA-DICE — "
+        f"red {_faces(ARMADA_RED)}; blue {_faces(ARMADA_BLUE)}; black {_faces(ARMADA_BLACK)}."
+    ),
+    "natural": (
+        "Armada: the damage the pool shows — its hit icons, plus its crit icons when a ship "
+        "attacks a ship or a Bomber squadron attacks a ship (SWA-ATK 5)."
+    ),
+    "N+": (
+        "Armada: an attack has no target number; 'needs N+' reads the pool as at least N damage, "
+        "for the odds."
+    ),
+    "re-roll": (
+        "Armada: a die is rerolled by Evade at medium or close range (SWA-DEF), a Concentrate "
+        "Fire token (SWA-R3) or a squadron's Swarm (SWA-DATA); the new face stands."
+    ),
+    # dice and faces
+    "armada-red": (
+        f"the red attack die (SWA-DICE), faces {_faces(ARMADA_RED)}; legal at close, medium "
+        "and long range (SWA-ATK 2)."
+    ),
+    "armada-blue": (
+        f"the blue attack die (SWA-DICE), faces {_faces(ARMADA_BLUE)}; legal at close and "
+        "medium range (SWA-ATK 2)."
+    ),
+    "armada-black": (
+        f"the black attack die (SWA-DICE), faces {_faces(ARMADA_BLACK)}; legal at close range "
+        "only (SWA-ATK 2)."
+    ),
+    "blank": "a face with no icon (SWA-DICE).",
+    "hit": "a hit icon: 1 damage (SWA-ATK 5).",
+    "crit": (
+        "a critical icon (SWA-DICE): 1 damage when a ship attacks a ship, or a Bomber squadron "
+        "attacks a ship; lets the attacker resolve a critical effect (SWA-ATK 5)."
+    ),
+    "accuracy": (
+        "an accuracy icon: no damage; spent to lock one of the defender's defence tokens for "
+        "this attack (SWA-ATK 3)."
+    ),
+    "hit+hit": "a double hit (red face 8): 2 damage (SWA-DICE, SWA-ATK 5).",
+    "hit+crit": "a hit and a crit on one face (black faces 7–8; SWA-DICE, SWA-ATK 5).",
+    "standard critical effect": (
+        "the attacker's critical effect when a crit icon is in the pool: the first damage card "
+        "the attack deals is dealt face up (SWA-ATK 5); Contain blocks it (SWA-DEF)."
+    ),
+    # ranges
+    "close range": _RANGES,
+    "medium range": _RANGES,
+    "long range": _RANGES,
+    "obstructed": (
+        "line of sight crosses an obstacle or another ship (SWA-ATK 1): the attacker removes one "
+        "die before rolling (SWA-ATK 2)."
+    ),
+    # defence tokens
+    "brace": "a defence token (SWA-DEF): the damage total is halved, rounding up (5 → 3).",
+    "braced": "the damage total halved by Brace, rounding up (SWA-DEF): 5 → 3, 1 → 1.",
+    "evade": (
+        "a defence token (SWA-DEF): Rules Reference 1.6 — at long range cancel one die, at "
+        "medium or close range (or distance 1–2) reroll one; one more die against a larger "
+        "ship, then the token is discarded. Option evade=ltp_2015: long cancel, medium reroll, "
+        "close no effect."
+    ),
+    "redirect": (
+        "a defence token (SWA-DEF): after the damage is totalled, part of it goes to the shields "
+        "of one adjacent hull zone."
+    ),
+    "contain": "a defence token (SWA-DEF): blocks the standard critical effect.",
+    "scatter": "a defence token (SWA-DEF): cancels every die of the attack.",
+}
+"""Terms of the explanations and what they mean in Armada (``Ruleset.glossary``)."""

@@ -30,7 +30,7 @@ from domain.rulesets.iron_oak.options import (
 from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import to_act
 from domain.rulesets.iron_oak.state import IronOakState, initial_state
-from domain.rulesets.iron_oak.summaries import RULE_SUMMARIES
+from domain.rulesets.iron_oak.summaries import GLOSSARY, RULE_SUMMARIES
 from domain.rulesets.iron_oak.turn_events import (
     TURN_EVENTS,
     CardExchanged,
@@ -156,6 +156,13 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         """Order cards sealed in the Order Phase (IO-3.2) and turned up in the movement
         segment (IO-3.3.1 A)."""
         return orders.sealed_items(state, event)
+
+    def event_notes(self, state: IronOakState, event: DomainEvent) -> list[str]:
+        """A fire declaration: each fire's range when declared (IO-6.1)."""
+        return view.fire_notes(state, event)
+
+    def glossary(self) -> dict[str, str]:
+        return dict(GLOSSARY)
 
     def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""

@@ -96,3 +96,29 @@ RULE_SUMMARIES: dict[str, str] = {
     "IO-9.3.3": "Alternating: orders execute in number order from ship #1.",
     "IO-9.3.4": "Alternating: card exchange first player first.",
 }
+
+GLOSSARY: dict[str, str] = {
+    # readings of Wake's generic notation (domain.glossary.GENERIC_KINDS)
+    "keep-highest": "Iron & Oak: with several dice only the highest counts (IO-1.6.1); a gun section's or location's dice are rolled as one such pool.",
+    "dX+dY": "Iron & Oak: dX+dY means add the two dice (IO-1.6.1.C).",
+    "floor": "Iron & Oak: modifiers are cumulative and CR and DR are at least 1 (IO-6.2.1); Wake floors the other opposed rolls at 1 the same way (movement IO-5.1.1, contact and ram IO-5.6, crossing the T IO-5.5, entering or leaving the map IO-5.1.5), which the seed states for gunnery only.",
+    "strictly greater": "Iron & Oak: movement, combat and checks are opposed rolls; the acting side succeeds only with a strictly greater result, a tie fails (IO-1.6.1.A/B).",
+    # terms
+    "CR": "combat result (IO-6.2): the highest die of the firing section's guns plus the modifiers, at least 1 (IO-6.2.1).",
+    "DR": "defence result (IO-6.2): the highest die of the hit location's defence dice, modified only by that location's shield damage (up to −4), at least 1 (IO-6.2.1).",
+    "2·DR": "the Standard Damage Chart's middle bands (IO-6.2): DR < CR < 2·DR ('over') and 2·DR ≤ CR < 3·DR ('double'); which row of the band applies depends on wood or armour and the shield damage so far.",
+    "3·DR": "CR ≥ 3·DR is a critical (IO-6.2): 2d6 on the Critical Hit Table column (IO-6.3).",
+    "odds:": "the exact chance, before the dice, of each Standard Damage Chart band (IO-6.2): no effect CR ≤ DR, over DR < CR < 2·DR, double 2·DR ≤ CR < 3·DR, critical CR ≥ 3·DR.",
+    "hit location": "the firer's yellow d8 picks the location hit (IO-6.2): B bow, S stern, A amidships, TF/TR/TS turret front/rear/side, WL waterline, D deck; Bow-on/Stern-on swap S and B (IO-6.2.2), plunging fire turns * locations into D (IO-6.2.3D).",
+    "WL": "the waterline location: a WL hit that causes hits adds 1 extra hit (IO-6.2).",
+    "point blank": "range (IO-6.1): between ships fouled together, or at a target that rammed or spar-attacked the firer in the previous Action Phase (IO-5.6.5).",
+    "short": "range (IO-6.1): short is the same grid box; medium the adjacent one; long two boxes away. A fort counts as in the box beside it.",
+    "medium": "range (IO-6.1): medium is the adjacent grid box (a fort counts as in the box beside it).",
+    "long": "range (IO-6.1): long is two grid boxes away; a fort firing at long range may declare plunging fire (IO-6.2.3D).",
+    "plunging": "plunging fire (IO-6.2.3D): a fort firing at long range turns the locations marked * into D (deck).",
+    "Bow-on": "a crossed T at the bow (IO-5.5.1): the target takes the Bow-on combat modifiers ('X': it cannot fire); ram or spar against it +1, other maneuvers −1.",
+    "Stern-on": "a crossed T at the stern (IO-5.5.2): as Bow-on, but the crossing ship may not ram or spar the target.",
+    "diff": "ram (IO-5.6.3): diff = attack − defence; positive, that many hits on the target; negative, on the rammer; zero, both take ⌊attack / 2⌋ hits (rounded down), at least 1.",
+    "shield": "shield damage of a location (IO-6.2): grows with hits on it (to −4) and lowers its DR by as much (IO-6.2.1).",
+}
+"""Terms of the explanations and what they mean in Iron & Oak (``Ruleset.glossary``)."""

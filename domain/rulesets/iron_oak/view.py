@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from domain.chance import describe_roll
+from domain.errors import WakeError
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import (
     BoardView,
@@ -53,6 +54,7 @@ from domain.rulesets.iron_oak.events import (
     TowReleased,
     UnfoulAttempted,
 )
+from domain.rulesets.iron_oak.gunnery import fire_range
 from domain.rulesets.iron_oak.movement import effective_draft, heavily_damaged
 from domain.rulesets.iron_oak.rules import victory_points
 from domain.rulesets.iron_oak.scenario import Box
@@ -647,6 +649,23 @@ def _describe_edge(e: MapEdgeCrossed) -> str:
         return f"{e.ship} {verb} at {_cell(e.cell)} from the {e.edge} edge"
     verb = "leaves" if e.success else "fails to leave"
     return f"{e.ship} {verb} the map by the {e.edge} edge from {_cell(e.cell)}"
+
+
+def fire_notes(state: IronOakState, event: DomainEvent) -> list[str]:
+    """A fire declaration: the range of each declared fire in the state it is declared in
+    (IO-6.1; the resolution, ``GunneryResolved``, names it again). Positions are public."""
+    if not isinstance(event, FireDeclared):
+        return []
+    lines: list[str] = []
+    for fire in event.fires:
+        firer, target = str(fire.get("firer")), str(fire.get("target"))
+        try:
+            rng = fire_range(state, firer, target)
+        except WakeError:  # a unit the state does not know (a forged record): say nothing
+            continue
+        where = RANGES[rng] if rng is not None else "out of range"
+        lines.append(f"{firer} s{fire.get('section', 0)} → {target}: {where} range (IO-6.1)")
+    return lines
 
 
 def _describe_fires(e: FireDeclared) -> str:

@@ -53,6 +53,21 @@ RULE_SUMMARIES: dict[str, str] = {
     "PL-7": "End of turn: the next turn starts with an initiative roll. Victory is scenario data.",
 }
 
+GLOSSARY: dict[str, str] = {
+    # readings of Wake's generic notation (domain.glossary.GENERIC_KINDS)
+    "N+": "Morze w ogniu: a class's Hit and Defence numbers are target numbers on one d10 (PL-4b, "
+    "PL-4c, PL-5): 4+ succeeds on 4–10, 7 chances in 10.",
+    "strictly greater": "Morze w ogniu: the initiative roll (PL-1): each side rolls a d10 and the "
+    "higher gets initiative; a tie is not in the rules [GAP]: by default it is re-rolled until "
+    "the sides differ (option initiative_tie; keep_previous: last turn's holder keeps it).",
+    # terms
+    "tie": "both initiative d10s equal (PL-1): re-rolled by default (option initiative_tie).",
+    "critical": "a damage d10 of 10 (PL-4d): 2 damage instead of 1.",
+    "cm": "distances on the table in centimetres; an attack's distance/range is measured centre to "
+    "centre and must not exceed the attacker's range (PL-4a).",
+}
+"""Terms of the explanations and what they mean in Morze w ogniu (``Ruleset.glossary``)."""
+
 _ORDERS = OrderParser(MorzeCommand, "Morze w ogniu")
 
 
@@ -72,6 +87,9 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     )
     events: ClassVar[EventRegistry] = MORZE_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+
+    def glossary(self) -> dict[str, str]:
+        return dict(GLOSSARY)
 
     def class_table(self) -> ClassTable:
         """The class table this version ships (PL-2, PL-5): ``data/classes.json``."""

@@ -23,7 +23,7 @@ from domain.rulesets.ships.evolve import evolve
 from domain.rulesets.ships.flow import to_act
 from domain.rulesets.ships.options import VERSION, ShipsOptions
 from domain.rulesets.ships.state import Player, ShipsState
-from domain.rulesets.ships.summaries import RULE_SUMMARIES
+from domain.rulesets.ships.summaries import GLOSSARY, RULE_SUMMARIES
 
 _ORDERS = OrderParser(ShipsCommand, "SHIPS & TACTICS")
 HIDDEN = "?"
@@ -130,6 +130,13 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def event_notes(self, state: ShipsState, event: DomainEvent) -> list[str]:
+        """A declared attack: the box each target stands in (ST-0, ST-GAPS reach)."""
+        return view.attack_notes(state, event)
+
+    def glossary(self) -> dict[str, str]:
+        return dict(GLOSSARY)
 
     def dump_state(self, state: ShipsState) -> dict[str, Any]:
         return state.model_dump(mode="json")

@@ -10,10 +10,14 @@ from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
 from domain.rulesets.ships import events as ev
 from domain.rulesets.ships.board import ZONES
+from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
 from domain.rulesets.ships.state import ShipsState, Unit
 
 PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
+RANGES = ("long", "medium", "short")
+"""The fire segments, each named by its range (ST-2.2)."""
+
 SEGMENT_NAMES = {
     "long": "long-range fire",
     "medium": "medium-range fire",
@@ -216,6 +220,44 @@ def read_model(state: ShipsState) -> GameView:
     )
 
 
+def _at_range(segment: str) -> str:
+    """The range of a fire segment (ST-2.2: the segment is the range), else nothing."""
+    return f" at {segment} range" if segment in RANGES else ""
+
+
+def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
+    """Where each target of a declared attack stands when it is declared: the zone relation
+    that, with the segment's range, decides whether the attack reaches it (the vanguard always;
+    the rearguard per the provisional reach rules, ST-GAPS). Fleets are face up by then (ST-1.9),
+    so this is public."""
+    if not isinstance(event, ev.AttackDeclared):
+        return []
+    table = state.data.combat
+    cards = state.data.cards.by_id()
+    weapons = sorted({getattr(cards.get(c), "weapon", "?") for c in event.cards})
+    lines: list[str] = []
+    for target_id in event.targets:
+        target = state.units.get(target_id)
+        if target is None:
+            continue
+        where = f"{target_id} stands in {target.owner}'s {target.box}"
+        if target.box == "vanguard":
+            lines.append(f"{where}: every attack reaches the vanguard (ST-0)")
+            continue
+        if table.exposed_rearguard and not has_vanguard(state, target.owner):
+            why = "no vanguard ship is left, so the rearguard is exposed"
+        elif event.cards:
+            why = f"reached by {', '.join(weapons)} cards (rearguard weapons: " + (
+                f"{', '.join(table.rearguard_weapons)})"
+            )
+        else:
+            why = f"reached by guns at {event.segment} range (guns reach the rearguard at: " + (
+                f"{', '.join(table.guns_reach_rearguard)})"
+            )
+        lines.append(f"{where}: {why} (ST-GAPS, provisional)")
+    return lines
+
+
 def describe(event: DomainEvent) -> str:
     e = event
     if isinstance(e, CommandIssued):
@@ -261,14 +303,15 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.AttackDeclared):
         what = f"line weapon at {e.centre}" if e.line else "attacks"
         cards = f" with {', '.join(e.cards)}" if e.cards else ""
-        return f"{e.player}'s {e.ship} {what} {', '.join(e.targets)}{cards}"
+        return f"{e.player}'s {e.ship} {what} {', '.join(e.targets)}{_at_range(e.segment)}{cards}"
     if isinstance(e, ev.DefencePlayed):
         return f"{e.player} defends with {', '.join(e.cards) or 'nothing'}"
     if isinstance(e, ev.HitResolved):
         kept = [c for c in e.cards if c not in e.cancelled]
         sat = f" +{e.saturation} saturation" if e.saturation else ""
         text = (
-            f"{e.player} hits {e.target}: guns {e.guns} + cards {kept}{sat} − armour {e.armour}"
+            f"{e.player} hits {e.target}{_at_range(e.segment)}: guns {e.guns} + cards {kept}{sat}"
+            f" − armour {e.armour}"
             f" = {e.damage} damage ({e.total}/{e.hull})"
         )
         if e.cancelled:
