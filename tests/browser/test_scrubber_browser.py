@@ -86,7 +86,7 @@ def test_a_side_view_shows_none_of_the_other_sides_hidden_values(
 ) -> None:
     """SHIPS & TACTICS, viewed as P2 from the link (``?as=P2``): after P1 draws, the board's
     data and the whole move list (every event of the game) hold none of P1's cards that P2
-    never sees; the umpire's board holds them."""
+    never sees; the umpire sees them (a picked card's details name it)."""
     rec = read_record_file(SHIPS_FILE)
     tl = Timeline(rec.header, rec.events)
     draw = next(
@@ -114,8 +114,12 @@ def test_a_side_view_shows_none_of_the_other_sides_hidden_values(
     expect(page.locator(SCRUBBER)).to_have_count(1)
     frame = next(f for f in page.frames if "scrubber" in f.url)
     frame.wait_for_function("() => document.getElementById('board').data !== undefined")
-    drawn = frame.evaluate("() => JSON.stringify(document.getElementById('board').data)")
-    assert any(card in drawn for card in secret)
+    # the umpire picks the unit holding a secret card: its details below the board name it
+    holder = next(
+        u for u in tl.view_at(event).units if u.private and u.details.get("card") in secret
+    )
+    scrubber(page).locator("#unit-select").select_option(holder.id)
+    expect(scrubber(page).locator("#unit-info")).to_contain_text(str(holder.details["card"]))
 
 
 def test_units_out_of_play_can_be_left_off_the_board(

@@ -14,6 +14,7 @@
 (() => {
   const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
   const ATTACK_COLOUR = '#C00000';
+  const HIDDEN_KIND = 'hidden'; // a unit another side may not see (domain.read_model.HIDDEN_KIND)
   const FOCUS_COLOUR = '#111111';
   const MIN_FILL_ALPHA = 0.15;
   const MAX_MARKER_SIZE = 28;
@@ -395,7 +396,7 @@
     const status = u.status === 'active' ? '' : ` · ${esc(u.status)}`;
     const lines = [`<b>${esc(u.name)}</b> (${esc(u.id)})`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
     if (u.strength > 0 || u.damage > 0) lines.push(`damage ${u.damage}/${u.strength}`);
-    if (!u.private) lines.push('<i>click for details and reach</i>');
+    if (u.kind !== HIDDEN_KIND) lines.push('<i>click for details and reach</i>');
     return lines.join('<br>');
   }
   function batched(geoms) {
@@ -851,7 +852,7 @@
     pick.firstChild.value = '';
     const seen = new Map();
     for (const f of [frames[0], ...P.deltas.filter((d) => d && d.u).map((d) => ({ units: Object.values(d.u) }))]) {
-      for (const u of f.units) if (!u.private && !seen.has(u.id)) seen.set(u.id, u.name);
+      for (const u of f.units) if (u.kind !== HIDDEN_KIND && !seen.has(u.id)) seen.set(u.id, u.name);
     }
     for (const [id, name] of [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const opt = el('option', '', name && name !== id ? `${id} · ${name}` : id);
