@@ -8,6 +8,7 @@ Run: ``.venv/bin/pytest tests/browser -p no:playwright -x -q``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +154,40 @@ def test_units_out_of_play_can_be_left_off_the_board(
             break
         page.wait_for_timeout(50)
     assert out_traces()
+
+
+CONVOY_FILE = GAMES_DIR / "morze" / "convoy_battle-large.wake.json"
+
+
+def test_a_long_games_move_list_is_windowed_and_still_reaches_every_event(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """Issue 13 (move list, a step in a long game): the convoy game (~1,750 events) keeps only
+    the rows around the current event in the page, the current one highlighted; scrolling the
+    list to its top brings the first events in, and a click there jumps; stepping far away
+    (End) brings the rows around the new position in, highlighted."""
+    rec = read_record_file(CONVOY_FILE)
+    tl = Timeline(rec.header, rec.events)
+    length = tl.length
+    assert length > 1200, "the convoy game is the long one"
+    event = length // 2
+    open_game(page, server, rec.header.game_id, event, length)
+    moves = scrubber(page).locator("#moves")
+    expect(moves.locator(".move.current")).to_have_attribute("data-seq", str(event))
+    in_page = moves.locator(".move").count()
+    assert 100 < in_page < length // 2, in_page
+    expect(scrubber(page).locator("#move-count")).to_contain_text(f"{length} of {length} events")
+    moves.evaluate("(list) => { list.scrollTop = 0; }")
+    first = moves.locator('.move[data-seq="1"]')
+    expect(first).to_be_attached()
+    first.scroll_into_view_if_needed()
+    first.click()
+    expect_event(page, 1, length)
+    expect(first).to_have_class(re.compile(r"\bcurrent\b"))
+    focus_page(page)
+    page.keyboard.press("End")
+    expect_event(page, length, length)
+    last = moves.locator(f'.move[data-seq="{length}"]')
+    expect(last).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(last).to_contain_text(tl.events[length - 1].text)
+    shot(page, artifacts, f"25-convoy-move-list-event-{length}")

@@ -68,7 +68,6 @@
   let counter = 0;
   let turnStarts = [];
   let swings = [];
-  let moveRows = [];
   let colours = {};
   let names = {};
   let chartsDrawn = {};
@@ -1102,47 +1101,36 @@
   }
 
   // --- move list ---------------------------------------------------------------------------------
+  // The list holds every event, grouped by turn and phase. A long game's list is windowed: only
+  // the rows around the current event (or around where the user scrolled) are in the page, with
+  // spacers standing for the rest, so a step never lays out 10,000 rows (measured: the whole
+  // list in the page made a 10,000-event game's step 3-4x slower). Short games are listed whole.
+  const FULL_LIST_MAX = 1200; // items listed whole up to this many
+  const WINDOW_HALF = 250; // items either side of the centre when windowed
+  const WINDOW_MARGIN = 60; // re-centre when the current row comes this close to an edge
+  const ROW_EST_PX = 19; // a spacer's height per item not in the page (rows may wrap)
   const filters = { side: new Set(), unit: new Set(), kind: new Set() };
+  let groupOf = []; // seq -> index into groupLabels (seq 0, the start, has none)
+  let groupLabels = [];
+  let items = []; // what the filters keep: ['g', group] headings and ['r', seq] rows
+  let itemIndex = new Map(); // seq -> index into items
+  let win = [0, 0];
+  let built = false;
   function buildMoves() {
-    const list = $('moves');
-    list.textContent = '';
-    moveRows = [];
-    const start = el('div', 'move', '');
-    start.dataset.seq = '0';
-    start.append(el('span', 'seq', '0'), el('span', 'side', ''), el('span', 'kind', ''), el('span', 'text', 'Start of the game'));
-    list.append(start);
-    moveRows.push(start);
-    let group = null;
+    groupOf = [-1];
+    groupLabels = [];
     let key = null;
-    const frag = document.createDocumentFragment();
     P.events.forEach((ev, i) => {
-      const seq = i + 1;
-      const f = frames[seq];
       // grouped as the log counts them: the turn and phase after the event (so the event
       // that starts a phase heads its group)
-      const g = f;
-      const k = `${g.turn}\u0000${g.phase}`;
+      const f = frames[i + 1];
+      const k = `${f.turn}\u0000${f.phase}`;
       if (k !== key) {
         key = k;
-        group = el('div', 'group', `Turn ${g.turn} · ${g.phase}`);
-        group.setAttribute('role', 'heading');
-        frag.append(group);
+        groupLabels.push(`Turn ${f.turn} · ${f.phase}`);
       }
-      const row = el('div', ev[5] ? 'move auto' : 'move');
-      row.setAttribute('role', 'listitem');
-      row.dataset.seq = String(seq);
-      row.append(
-        el('span', 'seq', seq),
-        el('span', 'side', ev[1] ? (P.sides[ev[1]] || ev[1]) : ''),
-        el('span', 'kind', P.kinds[ev[0]]),
-        el('span', 'text', ev[3]),
-      );
-      row.wakeGroup = group;
-      row.wakeTurn = f.turn;
-      frag.append(row);
-      moveRows.push(row);
+      groupOf.push(groupLabels.length - 1);
     });
-    list.append(frag);
     const choices = {
       side: [...new Set(P.events.map((e) => e[1]).filter(Boolean))].sort(),
       unit: [...new Set(P.events.flatMap((e) => e[2]))].sort(),
@@ -1168,7 +1156,33 @@
         inner.append(label);
       }
     }
+    built = true;
     applyFilters();
+  }
+  function moveRow(seq) {
+    if (seq === 0) {
+      const start = el('div', 'move', '');
+      start.dataset.seq = '0';
+      start.append(el('span', 'seq', '0'), el('span', 'side', ''), el('span', 'kind', ''), el('span', 'text', 'Start of the game'));
+      return start;
+    }
+    const ev = P.events[seq - 1];
+    const row = el('div', ev[5] ? 'move auto' : 'move');
+    row.setAttribute('role', 'listitem');
+    row.dataset.seq = String(seq);
+    row.append(
+      el('span', 'seq', seq),
+      el('span', 'side', ev[1] ? (P.sides[ev[1]] || ev[1]) : ''),
+      el('span', 'kind', P.kinds[ev[0]]),
+      el('span', 'text', ev[3]),
+    );
+    const text = notes.text[String(seq)];
+    if (typeof text === 'string' && text) {
+      const mark = el('span', 'annotation', `✎ ${text}`);
+      mark.title = text;
+      row.append(mark);
+    }
+    return row;
   }
   // annotations (issue 14): {text: {seq: "#1 disputed (Ann): ..."}, only: true when the page's
   // annotation filter is set (then only the events it keeps are listed); plain text only
@@ -1177,49 +1191,111 @@
   function showNotes(given) {
     const next = given && typeof given === 'object' ? given : { text: {}, only: false };
     const key = JSON.stringify(next);
-    if (key === notesKey || !moveRows.length) return;
+    if (key === notesKey || !built) return;
     notesKey = key;
     notes = { text: next.text || {}, only: Boolean(next.only) };
-    for (const row of moveRows) {
-      const old = row.querySelector('.annotation');
-      if (old) old.remove();
-      const text = notes.text[row.dataset.seq];
-      if (typeof text === 'string' && text) {
-        const mark = el('span', 'annotation', `✎ ${text}`);
-        mark.title = text;
-        row.append(mark);
-      }
-    }
     applyFilters();
   }
   function applyFilters() {
     const any = filters.side.size || filters.unit.size || filters.kind.size || notes.only;
-    const shownGroups = new Set();
+    items = any ? [] : [['r', 0]];
+    itemIndex = new Map(any ? [] : [[0, 0]]);
     let count = 0;
+    let group = -1;
     P.events.forEach((ev, i) => {
-      const row = moveRows[i + 1];
       const ok = !any || ((!filters.side.size || filters.side.has(ev[1]))
         && (!filters.unit.size || ev[2].some((u) => filters.unit.has(u)))
         && (!filters.kind.size || filters.kind.has(P.kinds[ev[0]]))
         && (!notes.only || Object.prototype.hasOwnProperty.call(notes.text, String(i + 1))));
-      row.hidden = !ok;
-      if (ok) { count += 1; shownGroups.add(row.wakeGroup); }
+      if (!ok) return;
+      count += 1;
+      if (groupOf[i + 1] !== group) {
+        group = groupOf[i + 1];
+        items.push(['g', group]);
+      }
+      itemIndex.set(i + 1, items.length);
+      items.push(['r', i + 1]);
     });
-    for (const g of document.querySelectorAll('#moves .group')) g.hidden = !shownGroups.has(g);
-    moveRows[0].hidden = Boolean(any);
     $('move-count').textContent = `${count} of ${length} events (click one to go there)`;
+    current = null;
+    renderWindow(itemIndex.has(pos) ? itemIndex.get(pos) : 0);
+    markMove(pos, true);
+  }
+  let rowEls = new Map(); // seq -> row element, for the rows in the page
+  function renderWindow(centre) {
+    const list = $('moves');
+    const whole = items.length <= FULL_LIST_MAX;
+    const a = whole ? 0 : Math.max(0, Math.min(centre - WINDOW_HALF, items.length - 2 * WINDOW_HALF));
+    const b = whole ? items.length : Math.min(items.length, a + 2 * WINDOW_HALF);
+    win = [a, b];
+    rowEls = new Map();
+    const frag = document.createDocumentFragment();
+    const spacer = (n, which) => {
+      const gap = el('div', `spacer ${which}`);
+      gap.style.height = `${n * ROW_EST_PX}px`;
+      gap.setAttribute('aria-hidden', 'true');
+      return gap;
+    };
+    if (a > 0) frag.append(spacer(a, 'above'));
+    for (let k = a; k < b; k += 1) {
+      const [kind, value] = items[k];
+      if (kind === 'g') {
+        const head = el('div', 'group', groupLabels[value]);
+        head.setAttribute('role', 'heading');
+        frag.append(head);
+      } else {
+        const row = moveRow(value);
+        rowEls.set(value, row);
+        frag.append(row);
+      }
+    }
+    if (b < items.length) frag.append(spacer(items.length - b, 'below'));
+    list.textContent = '';
+    list.append(frag);
+    if (current) current = rowEls.get(Number(current.dataset.seq)) || null;
+  }
+  // a user scrolling a windowed list into a spacer: bring the rows there into the page
+  let scrollFrame = 0;
+  function onMovesScroll() {
+    if (scrollFrame || items.length <= FULL_LIST_MAX) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      const list = $('moves');
+      const above = list.querySelector('.spacer.above');
+      const below = list.querySelector('.spacer.below');
+      const top = list.scrollTop;
+      const bottom = top + list.clientHeight;
+      let at = null;
+      if (above && top < above.offsetHeight) at = Math.floor(top / ROW_EST_PX);
+      else if (below && bottom > below.offsetTop) at = win[1] + Math.floor((top - below.offsetTop) / ROW_EST_PX);
+      if (at === null) return;
+      at = Math.max(0, Math.min(items.length - 1, at));
+      renderWindow(at);
+      const seq = items.slice(at).find((it) => it[0] === 'r');
+      const row = seq && rowEls.get(seq[1]);
+      if (row) list.scrollTop = row.offsetTop;
+      if (rowEls.has(pos)) markMove(pos, true);
+    });
   }
   let current = null;
-  function markMove(n) {
-    const row = moveRows[n];
-    if (row === current) return;
-    if (current) current.classList.remove('current');
-    current = row || null;
+  function markMove(n, force) {
+    if (!built) return;
+    const index = itemIndex.get(n);
+    if (index !== undefined && items.length > FULL_LIST_MAX
+        && (index < win[0] || index >= win[1]
+          || (win[0] > 0 && index < win[0] + WINDOW_MARGIN)
+          || (win[1] < items.length && index >= win[1] - WINDOW_MARGIN))) {
+      renderWindow(index);
+    }
+    const row = rowEls.get(n) || null;
+    if (row === current && !force) return;
+    if (current) { current.classList.remove('current'); current.removeAttribute('aria-current'); }
+    current = row;
     if (!row) return;
     row.classList.add('current');
     row.setAttribute('aria-current', 'true');
     const list = $('moves');
-    if (row.hidden || list.clientHeight === 0) return;
+    if (list.clientHeight === 0) return;
     const top = row.offsetTop;
     const bottom = top + row.offsetHeight;
     if (top < list.scrollTop + 24 || bottom > list.scrollTop + list.clientHeight) {
@@ -1233,6 +1309,7 @@
     slider.addEventListener('input', () => go(Number(slider.value)));
     for (const b of document.querySelectorAll('[data-go]')) b.addEventListener('click', () => go(target(b.dataset.go)));
     for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+    $('moves').addEventListener('scroll', onMovesScroll, { passive: true });
     $('moves').addEventListener('click', (e) => {
       const row = e.target.closest('.move');
       if (row) go(Number(row.dataset.seq));
