@@ -225,10 +225,22 @@ def page(
 
     On failure a screenshot ``FAILED-<test>.png`` is saved next to the others.
     """
+    yield from context_page(browser, server, artifacts, request, viewport=VIEWPORT)
+
+
+def context_page(
+    browser: Any,
+    server: Server,
+    artifacts: Path,
+    request: pytest.FixtureRequest,
+    **options: Any,
+) -> Iterator[Any]:
+    """A page in a new browser context made with ``options`` (viewport, touch ...); on failure
+    a screenshot ``FAILED-<test>.png`` and the server log's path."""
     from playwright.sync_api import expect
 
     expect.set_options(timeout=IDLE_TIMEOUT_MS)  # the scrubber's first draw loads plotly.js
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(**options)
     context.set_default_timeout(IDLE_TIMEOUT_MS)
     pg = context.new_page()
     try:

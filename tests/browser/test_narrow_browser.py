@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from domain.record import read_record_file
-from tests.browser.conftest import IDLE_TIMEOUT_MS, Server
+from tests.browser.conftest import Server, context_page
 from tests.browser.test_viewer_browser import (
     GAMES_DIR,
     board,
@@ -81,22 +81,16 @@ def phone(
 ) -> Iterator[Any]:
     """A page in a phone-sized context (its own Streamlit session); on failure a screenshot
     ``FAILED-<test>.png``."""
-    expect.set_options(timeout=IDLE_TIMEOUT_MS)
-    context = browser.new_context(
+    yield from context_page(
+        browser,
+        server,
+        artifacts,
+        request,
         viewport={"width": WIDTH, "height": HEIGHT},
         device_scale_factor=3,
         is_mobile=True,
         has_touch=True,
     )
-    context.set_default_timeout(IDLE_TIMEOUT_MS)
-    pg = context.new_page()
-    try:
-        yield pg
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            pg.screenshot(path=str(artifacts / f"FAILED-{request.node.name}.png"))
-    finally:
-        context.close()
 
 
 def _frame(page: Any) -> Any:
