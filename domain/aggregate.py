@@ -273,6 +273,138 @@ def seed_stream_id(game_id: str) -> UUID:
     return uuid5(_SEED_NAMESPACE, game_id)
 
 
+class ScribeTable(Aggregate):
+    """A table where a game is recorded as it is played (issue 20), kept beside the line of
+    games it records (its own stream, id ``table_stream_id(origin)``, ``origin`` the first
+    game of the line): each side's secret that its sealed choices are salted from (never
+    exported, never shown), the game the table plays now (a take-back moves play to a new
+    variation and keeps the old line), and the capability links that let a device see and
+    enter what its side may (only a hash of each secret token is kept)."""
+
+    TOPIC = "wake.ScribeTable/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.ScribeTable.Created/1"
+        origin: str
+        game_id: str
+        secrets: dict[str, str]
+
+    class LineMoved(Aggregate.Event):
+        TOPIC = "wake.ScribeTable.LineMoved/1"
+        game_id: str
+        from_game: str
+        at_event: int
+        orders: int
+
+        def apply(self, aggregate: Aggregate) -> None:
+            table = cast(ScribeTable, aggregate)
+            table.game_id = self.game_id
+            table.moves.append(
+                {
+                    "game_id": self.game_id,
+                    "from_game": self.from_game,
+                    "at_event": self.at_event,
+                    "orders": self.orders,
+                }
+            )
+
+    class LinkIssued(Aggregate.Event):
+        TOPIC = "wake.ScribeTable.LinkIssued/1"
+        number: int
+        token_hash: str
+        role: str
+        side: str | None
+        label: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(ScribeTable, aggregate).links.append(
+                {
+                    "number": self.number,
+                    "token_hash": self.token_hash,
+                    "role": self.role,
+                    "side": self.side,
+                    "label": self.label,
+                    "revoked": False,
+                }
+            )
+
+    class LinkRevoked(Aggregate.Event):
+        TOPIC = "wake.ScribeTable.LinkRevoked/1"
+        number: int
+
+        def apply(self, aggregate: Aggregate) -> None:
+            for link in cast(ScribeTable, aggregate).links:
+                if link["number"] == self.number:
+                    link["revoked"] = True
+
+    def __init__(self, origin: str, game_id: str, secrets: dict[str, str]) -> None:
+        self.origin = origin
+        self.game_id = game_id
+        self.secrets = dict(secrets)
+        self.moves: list[dict[str, Any]] = []
+        self.links: list[dict[str, Any]] = []
+
+    @classmethod
+    def start(cls, origin: str, game_id: str, secrets: dict[str, str]) -> ScribeTable:
+        return cls._create(
+            cls.Created, id=table_stream_id(origin), origin=origin, game_id=game_id, secrets=secrets
+        )
+
+    def move_line(self, game_id: str, from_game: str, at_event: int, orders: int) -> None:
+        self.trigger_event(
+            self.LineMoved, game_id=game_id, from_game=from_game, at_event=at_event, orders=orders
+        )
+
+    def issue_link(self, token_hash: str, role: str, side: str | None, label: str) -> int:
+        number = len(self.links) + 1
+        self.trigger_event(
+            self.LinkIssued, number=number, token_hash=token_hash, role=role, side=side, label=label
+        )
+        return number
+
+    def revoke_link(self, number: int) -> None:
+        self.trigger_event(self.LinkRevoked, number=number)
+
+
+class ScribeLinks(Aggregate):
+    """Which table each capability link opens: the SHA-256 of a link's token -> the table's
+    origin (one stream for the whole store, id ``LINKS_STREAM_ID``), so a page finds its table
+    from the secret it was given and never from an id in its address."""
+
+    TOPIC = "wake.ScribeLinks/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.ScribeLinks.Created/1"
+
+    class Added(Aggregate.Event):
+        TOPIC = "wake.ScribeLinks.Added/1"
+        token_hash: str
+        origin: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(ScribeLinks, aggregate).tables[self.token_hash] = self.origin
+
+    def __init__(self) -> None:
+        self.tables: dict[str, str] = {}
+
+    @classmethod
+    def start(cls) -> ScribeLinks:
+        return cls._create(cls.Created, id=LINKS_STREAM_ID)
+
+    def add(self, token_hash: str, origin: str) -> None:
+        self.trigger_event(self.Added, token_hash=token_hash, origin=origin)
+
+
+_TABLE_NAMESPACE: Final = UUID("9a3f0c1e-2b7d-4c58-a1e6-7d0f3b9c2e54")
+#: The one stream of capability links in a store.
+LINKS_STREAM_ID: Final = uuid5(_TABLE_NAMESPACE, "wake-scribe-links")
+
+
+def table_stream_id(origin: str) -> UUID:
+    """Where the store keeps the scribe's table of a line of games (by its first game's id)."""
+    return uuid5(_TABLE_NAMESPACE, f"table:{origin}")
+
+
 # Nested snapshot classes are not registered by the aggregate's metaclass; register the explicit
 # topic at import so a fresh process can read snapshots written by another.
 register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
@@ -296,6 +428,14 @@ STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
         GameAnnotations.Created.TOPIC: GameAnnotations.Created,
         GameAnnotations.Added.TOPIC: GameAnnotations.Added,
         GameAnnotations.Withdrawn.TOPIC: GameAnnotations.Withdrawn,
+        ScribeTable.TOPIC: ScribeTable,
+        ScribeTable.Created.TOPIC: ScribeTable.Created,
+        ScribeTable.LineMoved.TOPIC: ScribeTable.LineMoved,
+        ScribeTable.LinkIssued.TOPIC: ScribeTable.LinkIssued,
+        ScribeTable.LinkRevoked.TOPIC: ScribeTable.LinkRevoked,
+        ScribeLinks.TOPIC: ScribeLinks,
+        ScribeLinks.Created.TOPIC: ScribeLinks.Created,
+        ScribeLinks.Added.TOPIC: ScribeLinks.Added,
     }
 )
 _BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)

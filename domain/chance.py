@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from domain.dice import (
     CustomDie,
     DiceError,
     DiceSource,
+    Die,
     Distribution,
     Expr,
     Modifier,
@@ -37,6 +39,19 @@ from domain.dice import (
     throw_pool,
 )
 from domain.events import DiceRolled, ModifierRecord, RollRecord
+
+
+@dataclass(frozen=True)
+class DiceAnnouncement:
+    """The dice a throw is about to draw, in drawing order, and why (see :func:`_announce`)."""
+
+    purpose: str
+    rule: str
+    groups: tuple[tuple[str | None, str, tuple[Die | CustomDie, ...]], ...]
+
+    @property
+    def count(self) -> int:
+        return sum(len(group) for _, _, group in self.groups)
 
 
 def _expr(expression: Expr | str) -> Expr:
@@ -66,6 +81,27 @@ def _frac(value: Fraction | int) -> str:
     return str(Fraction(value))
 
 
+def _announce(
+    dice: DiceSource,
+    purpose: str,
+    rule: str,
+    groups: Sequence[tuple[str | None, str, Sequence[Die | CustomDie]]],
+) -> None:
+    """Tell a source that can listen (the scribe's, which asks a table for physical dice) which
+    dice the next throw needs and why, before any is drawn: ``groups`` are (side, role, dice),
+    e.g. the attacker's pool and the defender's in an opposed roll. Other sources have no
+    ``announce`` and are not told."""
+    announce = getattr(dice, "announce", None)
+    if announce is not None:
+        announce(
+            DiceAnnouncement(
+                purpose=purpose,
+                rule=rule,
+                groups=tuple((side, role, tuple(group)) for side, role, group in groups),
+            )
+        )
+
+
 def target_roll(
     dice: DiceSource,
     *,
@@ -81,6 +117,7 @@ def target_roll(
 ) -> DiceRolled:
     """Roll ``expression`` needing a total of at least ``target`` (a "4+" roll)."""
     expr = _expr(expression)
+    _announce(dice, purpose, rule, [(side, "", expr.dice)])
     first = dice.position
     roll = _throw(dice, expr, side, modifiers, floor)
     dist = modified_distribution(expr, modifiers, floor)
@@ -126,6 +163,12 @@ def opposed_roll(
     ``success`` is None and ``value`` equals ``expected``, so the tie counts as neither luck.
     """
     a_expr, o_expr = _expr(actor), _expr(opponent)
+    _announce(
+        dice,
+        purpose,
+        rule,
+        [(side, "actor", a_expr.dice), (opponent_side, "opponent", o_expr.dice)],
+    )
     first = dice.position
     a_roll = _throw(dice, a_expr, side, actor_modifiers, floor)
     o_roll = _throw(dice, o_expr, opponent_side, opponent_modifiers, floor)
@@ -179,6 +222,7 @@ def table_roll(
     ``p_outcome`` is the chance of that label; ``expected`` the mean value over all totals.
     """
     expr = _expr(expression)
+    _announce(dice, purpose, rule, [(side, "", expr.dice)])
     first = dice.position
     roll = _throw(dice, expr, side, modifiers, floor)
     dist: Distribution = modified_distribution(expr, modifiers, floor)
@@ -280,6 +324,7 @@ def pool_roll(
     """
     if not pool:
         raise DiceError("a dice pool needs at least one die")
+    _announce(dice, purpose, rule, [(side, "", tuple(pool))])
     first = dice.position
     faces, counts = throw_pool(pool, dice)
     value = score(counts)

@@ -404,7 +404,7 @@ def dice_source(state: GameState, envelope: CommandEnvelope) -> DiceSource:
             raise DiceMismatch("this game uses seeded dice; do not enter physical dice faces")
         if spec.seed is None:  # committed: whoever holds the seed passes its dice
             return _SealedSeed()
-        return SeededDice(spec.seed, start=state.dice_position)
+        return SeededDice(spec.seed, start=state.header.dice_start(state.seq, state.dice_position))
     return ScriptedDice(envelope.dice or [], start=state.dice_position)
 
 
@@ -536,7 +536,7 @@ def sealed_dice(state: GameState, seed: int | None) -> DiceSource | None:
     """The dice of a committed-seed game thrown from its secret ``seed`` (None otherwise)."""
     if seed is None or state.header.dice.commitment is None:
         return None
-    return SeededDice(seed, start=state.dice_position)
+    return SeededDice(seed, start=state.header.dice_start(state.seq, state.dice_position))
 
 
 def bot_secret(header: GameHeader, seed: int | None) -> str | None:

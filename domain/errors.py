@@ -129,6 +129,12 @@ class StoreError(WakeError):
     code = "store"
 
 
+class OrderConflict(StoreError):
+    """Another device gave an order first: the order was decided on a state that is gone."""
+
+    code = "conflict"
+
+
 class GameNotFound(StoreError):
     """No game with that id is in the store."""
 

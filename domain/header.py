@@ -96,6 +96,19 @@ class ParentRef(_Model):
     genesis: str = Field(pattern=_HEX64)
     digest: str = Field(pattern=_HEX64)
     origin: str
+    #: Seeded dice of a line taken back at the table (issue 20): the variation's own orders
+    #: throw from this die on, past every die the taken-back line showed, so nobody re-plays a
+    #: position knowing its next dice. Left out when absent (older headers keep their digest).
+    dice_from: int | None = Field(default=None, ge=0)
+
+    @model_serializer(mode="wrap")
+    def _without_absent_dice_from(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = handler(self)
+        if self.dice_from is None:
+            body.pop("dice_from", None)
+        return body
 
 
 class GameHeader(_Model):
@@ -141,6 +154,14 @@ class GameHeader(_Model):
         if self.dice.seed is not None:
             return str(self.dice.seed)
         return self.parent.origin if self.parent is not None else self.game_id
+
+    def dice_start(self, seq: int, position: int) -> int:
+        """Where the next order's seeded dice start, ``seq`` events into the game with
+        ``position`` dice thrown: past ``parent.dice_from`` once the game's own orders begin."""
+        parent = self.parent
+        if parent is None or parent.dice_from is None or seq < parent.event:
+            return position
+        return max(position, parent.dice_from)
 
     @property
     def origin(self) -> str:

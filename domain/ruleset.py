@@ -27,11 +27,12 @@ from pydantic import BaseModel, ConfigDict
 
 from domain.commands import order_sentence
 from domain.dice import DiceSource
-from domain.errors import UnknownRuleset
+from domain.errors import InvalidCommand, UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
+from domain.scribe.menu import MenuOrder
 
 #: The entry-point group a package declares its rulesets in (``id = "module:RulesetClass"``).
 ENTRY_POINT_GROUP = "wake.rulesets"
@@ -208,6 +209,29 @@ class Ruleset(ABC, Generic[S, C]):
         ``CommandIssued`` (the facts an order causes carry its seals). Default: nothing sealed.
         """
         return []
+
+    def order_menu(self, state: S, side: str | None) -> list[MenuOrder] | None:
+        """What ``side`` may order now, as a menu a scribe's page or terminal renders
+        (:mod:`domain.scribe.menu`): each order with its fields still to choose and the values
+        the rules allow, in players' words; a unit picked on the board, a move as a point, the
+        cards of a hand as a pick of several, a secret choice marked ``secret`` in an order
+        marked ``sealed`` (built by :meth:`seal_order`). Default ``None``: the scribe builds a
+        menu from :meth:`legal_commands` (every field a choice among the listed values)."""
+        return None
+
+    def seal_order(
+        self, state: S, side: str | None, order: MenuOrder, values: Mapping[str, Any]
+    ) -> C:
+        """The order that commits ``side``'s secret ``values`` for a ``sealed`` menu order (an
+        order card, a command dial, a face-down fleet), sealed with salts derived as this
+        ruleset's bot derives its own from the state the scribe passes: the state as
+        :meth:`with_bot_secret` makes it with that side's own secret, so the side's later
+        reveals come out of :meth:`legal_commands` and :meth:`order_menu` like the bot's.
+
+        Raises:
+            InvalidCommand: the values do not make an order (default: no sealed orders).
+        """
+        raise InvalidCommand(f"{self.meta.name} has no sealed orders")
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada

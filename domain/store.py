@@ -57,6 +57,7 @@ from domain.errors import (
     AnnotationError,
     GameNotFound,
     NoSuchEvent,
+    OrderConflict,
     RecordError,
     SignatureError,
     StoreError,
@@ -274,6 +275,8 @@ class GameStore(Application[UUID]):
         secret: SeedSecret | None = None,
         signatures: Sequence[Signature] = (),
         annotations: Sequence[Annotation] = (),
+        *,
+        seed_revealed: bool = True,
     ) -> str:
         """Store a whole game in one transaction; the facts are checked before anything is written.
         A committed-seed game is stored with its revealed ``secret`` (marked revealed) or, if
@@ -284,6 +287,8 @@ class GameStore(Application[UUID]):
             RecordError: a fact does not chain or decode, or (a variation) its shared events
                 are not the prefix its header names; nothing is stored.
             AnnotationError: an annotation is not bound to this game's chain; nothing is stored.
+        ``seed_revealed=False`` keeps a committed seed secret (a take-back's variation of a
+        live game, which throws its dice past those the taken-back line showed).
             SignatureError: a signature does not hold for this game; nothing is stored.
             StoreError: a game with that id already exists; nothing is stored.
         """
@@ -293,7 +298,7 @@ class GameStore(Application[UUID]):
         check_bindings(annotations, [header.genesis_digest(), *(f.digest for f in facts)])
         game = Game.start(header)
         game.record(facts)
-        seed = self._seed(header, secret, True) if secret is not None else None
+        seed = self._seed(header, secret, seed_revealed) if secret is not None else None
         extra: list[Any] = [seed] if seed is not None else []
         if signatures:
             kept = GameSignatures.start(header.game_id)
@@ -444,6 +449,27 @@ class GameStore(Application[UUID]):
                 continue
             return game, facts
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
+
+    def submit_at(self, game_id: str, envelope: CommandEnvelope, expected: int) -> list[Fact]:
+        """Decide and save an order given on the game as it stood after event ``expected``
+        (what the page that gave it showed). Unlike :meth:`submit` it is never decided again on
+        a newer state: a person chose it seeing that position, so when another device has
+        entered an order since, it is refused and nothing is appended.
+
+        Raises:
+            GameNotFound, WakeError: unknown game or refused order (nothing is appended).
+            OrderConflict: the game has moved on since event ``expected``.
+        """
+        game = self._load(game_id)
+        if game.state.seq != expected:
+            raise OrderConflict(_moved_on(game.state.seq, expected))
+        facts = game.submit(envelope, self._sealed_dice(game_id, game.state))
+        try:
+            self.save(game)
+        except IntegrityError as exc:
+            self.conflicts += 1
+            raise OrderConflict(_moved_on(None, expected)) from exc
+        return facts
 
     def bot_chooser(self, game_id: str) -> Callable[[GameState], CommandEnvelope | None]:
         """The bot's order for ``submit_next``, with the secret this store keeps for a
@@ -757,3 +783,11 @@ class GameStore(Application[UUID]):
                 continue
             return note
         raise StoreError(f"game {game_id}: still conflicting after {MAX_ATTEMPTS} attempts")
+
+
+def _moved_on(now: int | None, expected: int) -> str:
+    told = f" (it is at event {now})" if now is not None else ""
+    return (
+        f"another device entered an order first: the game has moved on since event {expected}"
+        f"{told}; nothing was recorded from this page, which now shows the game as it stands"
+    )

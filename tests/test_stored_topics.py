@@ -56,6 +56,14 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.GameAnnotations.Created/1",
         "wake.GameAnnotations.Added/1",
         "wake.GameAnnotations.Withdrawn/1",
+        "wake.ScribeTable/1",  # a table recording a game as played (issue 20, domain.scribe)
+        "wake.ScribeTable.Created/1",
+        "wake.ScribeTable.LineMoved/1",
+        "wake.ScribeTable.LinkIssued/1",
+        "wake.ScribeTable.LinkRevoked/1",
+        "wake.ScribeLinks/1",  # capability links' hashes -> their table
+        "wake.ScribeLinks.Created/1",
+        "wake.ScribeLinks.Added/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 

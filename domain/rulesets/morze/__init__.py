@@ -16,7 +16,7 @@ from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.ruleset import Ruleset, RulesetMeta, bundled_part
-from domain.rulesets.morze import bot, rules, view
+from domain.rulesets.morze import bot, menu, rules, view
 from domain.rulesets.morze.commands import (
     DeclareAttack,
     EndDeclarations,
@@ -36,6 +36,7 @@ from domain.rulesets.morze.data import (
 from domain.rulesets.morze.data import Options as MorzeOptions
 from domain.rulesets.morze.events import MORZE_EVENTS
 from domain.rulesets.morze.state import MorzeState, Unit
+from domain.scribe.menu import MenuOrder
 
 RULE_SUMMARIES: dict[str, str] = {
     "PL-1": "Initiative: each player rolls d10; the higher roll gets initiative and moves second.",
@@ -198,6 +199,9 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
         except WakeError:
             return []
         return [command]
+
+    def order_menu(self, state: MorzeState, side: str | None) -> list[MenuOrder]:
+        return menu.order_menu(state, side)
 
     def bot_command(self, state: MorzeState, side: str | None) -> Any:
         return bot.bot_command(state, side)

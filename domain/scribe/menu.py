@@ -1,0 +1,341 @@
+"""What a side may order now, as plain data any page or terminal renders (issue 20).
+
+A *menu* is a list of :class:`MenuOrder`: one order a side may give, with the fields still to
+choose (:class:`MenuField`) and, for each field, the values the rules allow
+(:class:`MenuChoice`). A ruleset that knows its orders best describes them itself
+(``Ruleset.order_menu``): an order per unit, a move as a point on the board, the cards of a hand
+as a pick of several. Any other ruleset gets a menu built here from its legal orders and their
+models (:func:`menu_from_legal`): every field a choice among the values its legal orders hold,
+each choice available only with the earlier choices it was listed with (``when``), so a third
+party's ruleset is recordable with no code of its own. A number its legal orders only sample (a
+position on a continuous table) is entered freely and judged by ``decide``.
+
+:func:`build_command` turns a filled order into the command's JSON; nothing here judges it: the
+ruleset's ``decide`` does, and a refusal names the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.errors import InvalidCommand
+
+Json = Any
+FieldKind = Literal["one", "many", "point", "number", "integer", "flag"]
+"""How a field is chosen: ``one`` value among ``choices`` (a unit is picked on the board when the
+values are unit ids); ``many`` values among ``choices`` (a hand of cards, the boxes of a path,
+``ordered`` when their order matters); ``point`` a position on a continuous board (a click),
+stored as two numbers at ``x_name``/``y_name``; ``number``/``integer`` a value between ``low``
+and ``high``; ``flag`` yes or no."""
+
+
+class _Plain(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MenuChoice(_Plain):
+    """One value a field may take, as players read it, and the earlier choices it needs."""
+
+    value: Json
+    label: str
+    detail: str = ""
+    #: the values earlier fields must hold for this choice to be open (field name -> value)
+    when: dict[str, Json] = Field(default_factory=dict)
+
+
+class MenuField(_Plain):
+    """A field of an order still to be chosen."""
+
+    name: str  # where the value goes in the command: "target", or "dials.victory" in a dict
+    label: str
+    kind: FieldKind = "one"
+    choices: list[MenuChoice] = Field(default_factory=list)
+    optional: bool = False  # may be left unset (the command keeps its default)
+    min_count: int = 0  # many: how many values at least / at most
+    max_count: int | None = None
+    ordered: bool = False  # many: the order of the values matters (a path, a stack of dials)
+    distinct: bool = True  # many: a value at most once
+    low: float | None = None  # number / integer / point (each coordinate)
+    high: float | None = None
+    x_name: str = "x"  # point: where the two coordinates go
+    y_name: str = "y"
+    default: Json = None
+    #: the value is a secret of the side giving the order (a sealed choice): shown only to it
+    secret: bool = False
+    help: str = ""
+
+
+class MenuOrder(_Plain):
+    """An order a side may give now: its type, what is already fixed, what is left to choose."""
+
+    key: str  # unique within one menu
+    type: str
+    label: str  # "Move Ajax", "Declare an attack with Ajax"
+    side: str | None
+    fixed: dict[str, Json] = Field(default_factory=dict)
+    fields: list[MenuField] = Field(default_factory=list)
+    units: list[str] = Field(default_factory=list)  # the units it concerns (board highlight)
+    #: built by ``Ruleset.seal_order`` from the secret values (an order card, a dial, a fleet)
+    sealed: bool = False
+    rule: str = ""
+    help: str = ""
+
+    def field(self, name: str) -> MenuField:
+        for field in self.fields:
+            if field.name == name:
+                return field
+        raise KeyError(name)
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def open_choices(field: MenuField, values: Mapping[str, Json]) -> list[MenuChoice]:
+    """The choices of ``field`` open with the ``values`` chosen so far (its ``when``)."""
+    return [
+        choice
+        for choice in field.choices
+        if all(name in values and values[name] == want for name, want in choice.when.items())
+    ]
+
+
+def missing(order: MenuOrder, values: Mapping[str, Json]) -> list[MenuField]:
+    """The fields that must still be chosen before the order can be given."""
+    out = []
+    for field in order.fields:
+        value = values.get(field.name)
+        if field.kind == "point":
+            if value is None:
+                out.append(field)
+        elif field.kind == "many":
+            if len(value or []) < field.min_count:
+                out.append(field)
+        elif value is None and not field.optional and field.default is None:
+            out.append(field)
+    return out
+
+
+def check_value(field: MenuField, value: Json, values: Mapping[str, Json]) -> Json:
+    """``value`` for ``field`` as the menu allows it, normalised (a list for ``many``, a pair of
+    floats for ``point``).
+
+    Raises:
+        InvalidCommand: a value the field does not offer, or out of its bounds.
+    """
+    label = field.label
+    if field.kind == "one":
+        allowed = open_choices(field, values)
+        for choice in allowed:
+            if choice.value == value:
+                return choice.value
+        if value is None and field.optional:
+            return None
+        raise InvalidCommand(f"{label}: not one of the choices open now")
+    if field.kind == "many":
+        if not isinstance(value, list | tuple):
+            raise InvalidCommand(f"{label}: choose a list of values")
+        allowed_values = [c.value for c in open_choices(field, values)]
+        chosen = list(value)
+        for item in chosen:
+            if item not in allowed_values:
+                raise InvalidCommand(f"{label}: not one of the choices open now")
+        if field.distinct and len({_key(v) for v in chosen}) != len(chosen):
+            raise InvalidCommand(f"{label}: each value at most once")
+        if field.max_count is not None and len(chosen) > field.max_count:
+            raise InvalidCommand(f"{label}: at most {field.max_count}")
+        if len(chosen) < field.min_count:
+            raise InvalidCommand(f"{label}: at least {field.min_count}")
+        return chosen
+    if field.kind == "point":
+        if not isinstance(value, list | tuple) or len(value) != 2:
+            raise InvalidCommand(f"{label}: a point is two numbers")
+        point = (_number(label, value[0], field), _number(label, value[1], field))
+        return list(point)
+    if field.kind in ("number", "integer"):
+        number = _number(label, value, field)
+        if field.kind == "integer":
+            if number != int(number):
+                raise InvalidCommand(f"{label}: a whole number")
+            return int(number)
+        return number
+    if field.kind == "flag":
+        if not isinstance(value, bool):
+            raise InvalidCommand(f"{label}: yes or no")
+        return value
+    raise InvalidCommand(f"{label}: unknown kind of field {field.kind}")  # pragma: no cover
+
+
+def _number(label: str, value: Json, field: MenuField) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidCommand(f"{label}: a number")
+    number = float(value)
+    if number != number or number in (float("inf"), float("-inf")):
+        raise InvalidCommand(f"{label}: a finite number")
+    if field.low is not None and number < field.low:
+        raise InvalidCommand(f"{label}: at least {_short(field.low)}")
+    if field.high is not None and number > field.high:
+        raise InvalidCommand(f"{label}: at most {_short(field.high)}")
+    return number
+
+
+def _short(number: float) -> str:
+    return str(int(number)) if number == int(number) else f"{number:g}"
+
+
+def _key(value: Json) -> str:
+    import orjson
+
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Json]:
+    """The command's JSON for ``order`` filled with ``values`` (each checked against the menu).
+
+    Raises:
+        InvalidCommand: a field still to choose, or a value the menu does not offer.
+    """
+    command: dict[str, Json] = {"type": order.type, **_deep_copy(order.fixed)}
+    checked: dict[str, Json] = {}
+    for field in order.fields:
+        raw = values.get(field.name, field.default)
+        if raw is None:
+            if field.kind == "many" and field.min_count == 0:
+                raw = []
+            elif field.optional:
+                continue
+            else:
+                raise InvalidCommand(f"{field.label}: still to choose")
+        value = check_value(field, raw, checked)
+        checked[field.name] = value
+        if field.kind == "point":
+            _put(command, field.x_name, value[0])
+            _put(command, field.y_name, value[1])
+        elif value is not None:
+            _put(command, field.name, value)
+    return command
+
+
+def _put(command: dict[str, Json], path: str, value: Json) -> None:
+    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dicts on the way."""
+    *parents, last = path.split(".")
+    here = command
+    for part in parents:
+        nxt = here.get(part)
+        if not isinstance(nxt, dict):
+            nxt = {}
+            here[part] = nxt
+        here = nxt
+    here[last] = value
+
+
+def _deep_copy(value: Json) -> Json:
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- generic menus
+
+
+def menu_from_legal(
+    commands: Iterable[BaseModel],
+    side: str | None,
+    *,
+    names: Mapping[str, str] | None = None,
+    describe: Any = None,
+) -> list[MenuOrder]:
+    """A menu built from a ruleset's legal orders (for a ruleset without ``order_menu``).
+
+    Orders of one type become one :class:`MenuOrder`. A field whose legal orders all hold the
+    same value is fixed; any other field is a ``one`` choice among the values listed, each open
+    only with the earlier fields' values it was listed with (so every combination offered is one
+    the ruleset listed). A pair ``x``/``y`` of numbers, which a continuous board's legal orders
+    only sample, is a ``point``; a lone number is entered freely. ``names`` gives the display
+    name of a value (a unit's id); ``describe`` (an order's JSON -> a sentence) labels an order
+    type that has nothing left to choose.
+    """
+    names = names or {}
+    by_type: dict[str, list[dict[str, Json]]] = {}
+    for command in commands:
+        data = command.model_dump(mode="json")
+        by_type.setdefault(str(data.get("type")), []).append(data)
+    menu: list[MenuOrder] = []
+    for kind, listed in by_type.items():
+        fields_in_order = [name for name in listed[0] if name != "type"]
+        fixed: dict[str, Json] = {}
+        fields: list[MenuField] = []
+        free = {
+            name
+            for name in fields_in_order
+            if all(isinstance(c.get(name), float) for c in listed)
+            and len({_key(c.get(name)) for c in listed}) > 1
+        }
+        point = "x" in free and "y" in free
+        seen: list[str] = []
+        for name in fields_in_order:
+            distinct = {_key(c.get(name)) for c in listed}
+            if len(distinct) == 1:
+                fixed[name] = listed[0].get(name)
+                continue
+            if name in free:
+                if point and name == "x":
+                    fields.append(MenuField(name="at", label="Where", kind="point"))
+                elif not point or name not in ("x", "y"):
+                    fields.append(MenuField(name=name, label=_label(name), kind="number"))
+                continue
+            choices: dict[str, MenuChoice] = {}
+            for c in listed:
+                value = c.get(name)
+                when = {n: c.get(n) for n in seen}
+                key = _key([value, when])
+                if key not in choices:
+                    choices[key] = MenuChoice(
+                        value=value, label=_value_label(value, names), when=when
+                    )
+            fields.append(
+                MenuField(name=name, label=_label(name), kind="one", choices=list(choices.values()))
+            )
+            seen.append(name)
+        label = _label(kind)
+        if not fields and describe is not None:
+            label = str(describe({"type": kind, **fixed}))
+        menu.append(
+            MenuOrder(key=kind, type=kind, label=label, side=side, fixed=fixed, fields=fields)
+        )
+    return menu
+
+
+def _label(name: str) -> str:
+    words = name.replace("_", " ").replace(".", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _value_label(value: Json, names: Mapping[str, str]) -> str:
+    if isinstance(value, str):
+        return names.get(value, value.replace("_", " "))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(_value_label(v, names) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{_label(k)}: {_value_label(v, names)}" for k, v in value.items())
+    return _short(float(value)) if isinstance(value, int | float) else str(value)
+
+
+def find_order(menu: Sequence[MenuOrder], key: str) -> MenuOrder:
+    """The order of ``menu`` with ``key``.
+
+    Raises:
+        InvalidCommand: no such order is open now.
+    """
+    for order in menu:
+        if order.key == key:
+            return order
+    raise InvalidCommand("that order is not open now (the game has moved on)")
