@@ -16,7 +16,7 @@ ruleset's ``decide`` does, and a refusal names the rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -237,6 +237,47 @@ def _deep_copy(value: Json) -> Json:
     if isinstance(value, list):
         return [_deep_copy(v) for v in value]
     return value
+
+
+def match_command(
+    order: MenuOrder,
+    command: Mapping[str, Json],
+    normalise: Callable[[Mapping[str, Json]], Json] = dict,
+) -> dict[str, Json] | None:
+    """The values that fill ``order`` to give exactly ``command`` (its JSON), or None when the
+    order cannot give it: the inverse of :func:`build_command`, for tests that check a menu
+    offers every order a game actually took. ``normalise`` puts both commands in one form
+    before comparing (a ruleset's ``parse_command(...).model_dump()`` fills in defaults)."""
+    if command.get("type") != order.type:
+        return None
+    values: dict[str, Json] = {}
+    for field in order.fields:
+        if field.kind == "point":
+            x, y = _get(command, field.x_name), _get(command, field.y_name)
+            if x is _ABSENT or y is _ABSENT:
+                return None
+            values[field.name] = [x, y]
+        else:
+            value = _get(command, field.name)
+            if value is not _ABSENT:
+                values[field.name] = value
+    try:
+        built = build_command(order, values)
+        return values if _key(normalise(built)) == _key(normalise(command)) else None
+    except (InvalidCommand, ValueError):
+        return None
+
+
+_ABSENT = object()
+
+
+def _get(command: Mapping[str, Json], path: str) -> Json:
+    here: Json = command
+    for part in path.split("."):
+        if not isinstance(here, Mapping) or part not in here:
+            return _ABSENT
+        here = here[part]
+    return here
 
 
 # --------------------------------------------------------------------------- generic menus

@@ -25,6 +25,7 @@ SHOTS = 10
 class Fire(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     type: Literal["fire"] = "fire"
+    aim: Literal["hull", "bridge"] = "hull"  # the bridge is harder to hit (5+)
 
 
 class Shot(DomainEvent):
@@ -61,7 +62,7 @@ class DuelRuleset(Ruleset[DuelState, Fire]):
     )
     events: ClassVar[EventRegistry] = EventRegistry([Shot])
     rule_summaries: ClassVar[Mapping[str, str]] = {
-        "DUEL-1": "Each side fires in turn: d6, a hit on 4 or more.",
+        "DUEL-1": "Each side fires in turn: d6, a hit on 4 or more (5 or more aimed at the bridge).",
         "DUEL-2": "Three hits sink a boat; after ten shots each, fewer hits taken wins.",
     }
 
@@ -94,8 +95,9 @@ class DuelRuleset(Ruleset[DuelState, Fire]):
         if side not in acting:
             raise NotYourTurn(f"{acting[0]} fires now", rule="DUEL-1")
         assert side is not None
+        target = 5 if command.aim == "bridge" else 4
         roll = target_roll(
-            dice, expression="d6", target=4, side=side, purpose="shot", rule="DUEL-1"
+            dice, expression="d6", target=target, side=side, purpose="shot", rule="DUEL-1"
         )
         hit = roll.outcome == "success"
         events: list[DomainEvent] = [roll, Shot(side=side, hit=hit)]
@@ -133,7 +135,7 @@ class DuelRuleset(Ruleset[DuelState, Fire]):
         return ["red" if state.shots["red"] <= state.shots["blue"] else "blue"]
 
     def legal_commands(self, state: DuelState, side: str | None) -> list[Fire]:
-        return [Fire()] if side in self.to_act(state) else []
+        return [Fire(), Fire(aim="bridge")] if side in self.to_act(state) else []
 
     def bot_command(self, state: DuelState, side: str | None) -> Fire | None:
         return Fire() if side in self.to_act(state) else None
