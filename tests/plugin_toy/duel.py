@@ -62,7 +62,7 @@ class DuelRuleset(Ruleset[DuelState, Fire]):
     )
     events: ClassVar[EventRegistry] = EventRegistry([Shot])
     rule_summaries: ClassVar[Mapping[str, str]] = {
-        "DUEL-1": "Each side fires in turn: d6, a hit on 4 or more (5 or more aimed at the bridge).",
+        "DUEL-1": "Each side fires in turn: d6, a hit on 4+ (5+ aimed at the bridge).",
         "DUEL-2": "Three hits sink a boat; after ten shots each, fewer hits taken wins.",
     }
 
