@@ -13,7 +13,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from domain.cli import app as cli_app
-from domain.cli import render
+from domain.cli import listing, render
 from domain.cli.app import app
 from domain.store import GameStore
 from tests.forge import RIVER_PLATE_RECORD, forged
@@ -206,7 +206,7 @@ def test_an_unexpected_exception_is_one_line_and_exit_3(
     def boom(*_: Any, **__: Any) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli_app, "plugins", boom)
+    monkeypatch.setattr(listing, "plugins", boom)
     monkeypatch.setattr(sys, "argv", ["wake", "rulesets"])
     monkeypatch.delenv("WAKE_DEBUG", raising=False)
     with pytest.raises(SystemExit) as info:

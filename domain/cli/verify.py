@@ -1,0 +1,216 @@
+"""``wake verify``: re-run records and stored games, check their chains, signatures and
+lineage (``--rerun``, the current rules over old games, is ``domain.cli.verify_rerun``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import TaskID
+
+from domain.cli.common import StoreOpt, errors, internal, progress_bar, say
+from domain.errors import LineageError, RecordDivergence, SealedSeed, WakeError
+from domain.header import GameHeader
+from domain.record import Record, VerifyReport, build_record, read_record_file, verify_record
+from domain.store import GameStore
+
+
+def verify(
+    files: Annotated[list[Path] | None, typer.Argument(help="record files")] = None,
+    strict: Annotated[bool, typer.Option(help="require canonical fixture form")] = False,
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", help="audit a stored game: orders, dice, chain, snapshots"),
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(help="public key (PEM): require its valid signature of each record's head"),
+    ] = None,
+    rerun: Annotated[
+        bool,
+        typer.Option(
+            "--rerun",
+            help="re-decide with the CURRENT rules (version and data) and list the games whose "
+            "outcome changed; FILES may be folders of *.wake.json",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="every game in the store (--store / WAKE_STORE)")
+    ] = False,
+    parent: Annotated[
+        list[Path] | None,
+        typer.Option("--parent", help="a variation's parent record, to check its prefix against"),
+    ] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Re-run record files (or stored games) through the engine; report the first differing
+    event, and every signature a record carries and whether it holds. A stored game's snapshots
+    are checked against its events too. A variation (fork) is checked against its parent when
+    the parent is at hand (``--parent FILE``, or in the store given with ``--store`` /
+    WAKE_STORE), and the output says whether it was. Exit status 1 if a valid record diverges,
+    cannot be re-run (its seed is sealed and not revealed), a signature does not hold (with
+    ``--key``: no valid signature by that key) or the parent at hand is not the one it names,
+    2 if a file cannot be read or is not a valid record.
+    With ``--rerun``: each game re-decided with the current version of its ruleset and the data
+    it ships now, UNCHANGED or CHANGED (where, both versions, the rule, the first order that
+    became illegal) and a summary; exit 0 if none changed, 1 if some did, 2 if some input
+    could not be read (docs/disputes.md)."""
+    from domain.audit import audit_game
+    from domain.record import signing
+    from domain.variations import check_lineage
+
+    parents = parent or []
+    explicit_store = store or os.environ.get("WAKE_STORE")
+
+    def lineage(header: GameHeader, facts: list[Any], st: GameStore | None, label: str) -> None:
+        try:
+            checked = check_lineage(header, facts, store=st, parents=parents)
+        except LineageError as exc:
+            raise ParentFailure(exc.message) from None
+        if checked.parent is not None:
+            notes.setdefault(label, []).append(checked.describe())
+
+    if rerun:
+        _verify_rerun(files or [], game or [], every=every, strict=strict, key=key, store=store)
+    with errors():
+        public = signing.load_public_key(key) if key is not None else None
+    checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
+    notes: dict[str, list[str]] = {}
+    for path in files or []:
+
+        def check_file(advance: Callable[[int, int], Any], path: Path = path) -> VerifyReport:
+            rec = read_record_file(path, strict=strict)
+            report = verify_record(rec, progress=advance)
+            parent_store = GameStore(explicit_store) if explicit_store else None
+            lineage(rec.header, list(rec.events), parent_store, str(path))
+            lines = notes.setdefault(str(path), [])
+            if rec.annotations:  # issue 14: read and bound to the chain, never signed
+                lines.append(
+                    f"{len(rec.annotations)} annotation(s), each bound to this chain "
+                    "(commentary: not covered by signatures)"
+                )
+            _check_signatures(rec, public, lines)
+            return report
+
+        checks.append((str(path), check_file))
+    if every:
+        with errors():
+            known = GameStore(store).game_ids()
+        game = [*(game or []), *(gid for gid in known if gid not in (game or []))]
+    if game:
+        st = GameStore(store)
+        for game_id in game:
+
+            def check_game(advance: Callable[[int, int], Any], gid: str = game_id) -> VerifyReport:
+                report = audit_game(st, gid, progress=advance)
+                lineage(*st.facts(gid), st, f"game {gid}")
+                header, facts = st.facts(gid)
+                rec = build_record(header, facts, signatures=st.signatures(gid))
+                _check_signatures(rec, public, notes.setdefault(f"game {gid}", []))
+                return report
+
+            checks.append((f"game {game_id}", check_game))
+    if not checks:
+        typer.echo("give record files to verify, or --game ID for a stored game", err=True)
+        raise typer.Exit(2)
+    diverged = invalid = 0
+    with progress_bar() as progress:
+        for label, check in checks:
+            task = progress.add_task(f"verifying {label}", total=None)
+
+            def advance(done: int, total: int, t: TaskID = task) -> None:
+                progress.update(t, completed=done, total=total)
+
+            try:
+                report = check(advance)
+                say(
+                    progress,
+                    f"{label}: OK - {report.events} events, "
+                    f"{report.commands} orders, {report.result}",
+                )
+                for line in notes.get(label, []):
+                    say(progress, f"  {line}")
+            except SignatureFailure as exc:
+                diverged += 1
+                say(progress, f"{label}: SIGNATURE - {exc.message}")
+            except ParentFailure as exc:
+                diverged += 1
+                say(progress, f"{label}: PARENT MISMATCH - {exc.message}")
+            except SealedSeed as exc:
+                diverged += 1
+                say(progress, f"{label}: NOT RE-RUN - {exc.message}")
+            except RecordDivergence as exc:
+                diverged += 1
+                say(progress, f"{label}: DIVERGES - {exc.message}")
+            except WakeError as exc:
+                invalid += 1
+                say(progress, f"{label}: INVALID ({exc.code}) - {exc}")
+            except Exception as exc:  # a bug, not the file: report it, go on with the others
+                invalid += 1
+                say(progress, f"{label}: {internal(exc)}")
+            progress.remove_task(task)
+    if diverged or invalid:
+        typer.echo(f"{diverged + invalid} of {len(checks)} check(s) failed", err=True)
+        raise typer.Exit(2 if invalid else 1)
+
+
+def _check_signatures(rec: Record, public: Any, lines: list[str]) -> None:
+    """Note every signature of ``rec`` and whether it holds; with ``public`` (a key), require
+    its valid signature over the whole chain.
+
+    Raises:
+        SignatureFailure: a signature does not hold, or none by ``public`` covers the head.
+    """
+    from domain.record import signing
+
+    for sig in signing.check_signatures(rec):
+        lines.append(sig.describe())
+        if not sig.valid:
+            raise SignatureFailure(f"{sig.describe()}")
+    if public is not None and signing.signed_by(rec, public) is None:
+        raise SignatureFailure(
+            f"no valid signature by key {signing.fingerprint(public)} covers this "
+            f"game's chain head ({rec.chain.length} events, head {rec.chain.head[:12]})"
+        )
+
+
+def _verify_rerun(
+    files: list[Path],
+    games: list[str],
+    *,
+    every: bool,
+    strict: bool,
+    key: Path | None,
+    store: str | None,
+) -> None:
+    """``wake verify --rerun`` (domain.cli.verify_rerun): exits with its status."""
+    from domain.cli import verify_rerun
+
+    if key is not None:
+        typer.echo("--key checks signatures; it does not go with --rerun", err=True)
+        raise typer.Exit(2)
+    targets = verify_rerun.record_targets(files, strict=strict)
+    if games or every:
+        with errors():
+            targets += verify_rerun.stored_targets(store, games, every=every)
+    if not targets:
+        typer.echo("give record files or folders, --game ID or --all to re-run", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(verify_rerun.run(targets, typer.echo, internal))
+
+
+class SignatureFailure(WakeError):
+    """A record reads and re-runs, but a signature it carries (or the one asked for) does
+    not hold."""
+
+    code = "signature"
+
+
+class ParentFailure(WakeError):
+    """A variation reads and re-runs, but the parent at hand (a file given, or the stored
+    game) is not the one its header names: altered, or another game."""
+
+    code = "parent"
