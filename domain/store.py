@@ -471,6 +471,11 @@ class GameStore(Application[UUID]):
             raise OrderConflict(_moved_on(None, expected)) from exc
         return facts
 
+    def moved_on(self, game_id: str, seq: int) -> bool:
+        """Whether the game has more than ``seq`` events (another writer appended): one row
+        read, for a page that watches a game."""
+        return next(self._stored(self._uid(game_id), gt=seq + 1, lte=seq + 2), None) is not None
+
     def bot_chooser(self, game_id: str) -> Callable[[GameState], CommandEnvelope | None]:
         """The bot's order for ``submit_next``, with the secret this store keeps for a
         committed-seed game (``domain.engine.bot_secret``)."""

@@ -11,7 +11,7 @@ import argparse
 import hashlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
+from viewer.access import page_access
 from viewer.figures import (
     Highlight,
     board_figure,
@@ -46,6 +47,7 @@ from viewer.loading import (
     list_games,
 )
 from viewer.safe_text import escape_markdown as _md
+from viewer.scribe import page as scribe_page
 from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
 from viewer.timeline import Timeline
 from viewer.variations import variations_panel
@@ -60,6 +62,9 @@ def _cli_args() -> argparse.Namespace:
     parser.add_argument("--store", default=None)
     parser.add_argument("--game", default=None)
     parser.add_argument("--record", default=None)
+    parser.add_argument("--scribe", action="store_true", help="open the Record a game page")
+    parser.add_argument("--scenario", default=None, help="a scenario to start recording")
+    parser.add_argument("--hosted", action="store_true", help="capability links decide views")
     args, _ = parser.parse_known_args(sys.argv[1:])
     args.store = store_location(args.store)  # resolved once: caches key on the real location
     return args
@@ -533,11 +538,11 @@ def main() -> None:
     _exports(tl, game, event, viewer)
 
 
-def _run() -> None:
-    """The page, and for anything unexpected one line instead of a traceback (the details go to
+def _guarded(page: Callable[[], None]) -> None:
+    """A page, and for anything unexpected one line instead of a traceback (the details go to
     the server's log, not to whoever opened the page)."""
     try:
-        main()
+        page()
     except Exception as exc:  # Streamlit's own stop/rerun signals are not Exceptions
         logging.getLogger("wake.viewer").exception("viewer page failed")
         st.error(
@@ -546,4 +551,38 @@ def _run() -> None:
         )
 
 
-_run()
+def _run() -> None:
+    _guarded(main)
+
+
+def _record() -> None:
+    def page() -> None:
+        st.set_page_config(page_title="Wake: record a game", layout="wide")
+        st.set_option("client.showErrorDetails", "none")
+        args = _cli_args()
+        scribe_page.run(args, page_access(args))
+
+    _guarded(page)
+
+
+def _pages() -> None:
+    """The replay viewer and the scribe's page (issue 20); ``--scribe`` opens the latter."""
+    args = _cli_args()
+    replay = st.Page(
+        _run,
+        title="Replay",
+        default=not args.scribe,
+        url_path=None if not args.scribe else "replay",
+    )
+    record = st.Page(
+        _record,
+        title="Record a game",
+        default=args.scribe,
+        url_path=None if args.scribe else "record",
+    )
+    PAGES["replay"], PAGES["record"] = replay, record
+    st.navigation([replay, record], position="hidden").run()
+
+
+PAGES: dict[str, Any] = {}
+_pages()

@@ -52,11 +52,22 @@ def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1"
     ]
 
 
-def run_viewer(app_args: list[str], port: int | None = None) -> int:
-    """Run the viewer until interrupted; returns Streamlit's exit status."""
-    chosen = free_port(port or 8501)
-    print(f"Wake viewer: open http://127.0.0.1:{chosen}  (Ctrl+C stops it)", flush=True)
+def run_viewer(
+    app_args: list[str],
+    port: int | None = None,
+    *,
+    address: str = "127.0.0.1",
+    page: str = "",
+    announce: bool = True,
+) -> int:
+    """Run the viewer until interrupted; returns Streamlit's exit status. ``address``: where it
+    listens (``0.0.0.0`` for every device on the table's network, hosted mode); ``page`` the
+    path shown in the address printed (``record``)."""
+    chosen = free_port(port or 8501) if address == "127.0.0.1" else (port or 8501)
+    if announce:
+        shown = "127.0.0.1" if address in ("127.0.0.1", "0.0.0.0") else address
+        print(f"Wake viewer: open http://{shown}:{chosen}/{page}  (Ctrl+C stops it)", flush=True)
     try:
-        return subprocess.call(streamlit_command(chosen, app_args))
+        return subprocess.call(streamlit_command(chosen, app_args, address))
     except KeyboardInterrupt:
         return 0

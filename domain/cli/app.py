@@ -15,7 +15,17 @@ import sys
 
 import typer
 
-from domain.cli import demo, listing, play, reading, simulate, transfer, trust, verify
+from domain.cli import (
+    demo,
+    listing,
+    play,
+    reading,
+    scribe,
+    simulate,
+    transfer,
+    trust,
+    verify,
+)
 from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
 from domain.cli.common import internal
 from domain.cli.fork import fork_command, variations_command
@@ -48,6 +58,9 @@ app.command("seal")(play.seal)
 app.command("simulate")(simulate.simulate)
 app.command("view")(demo.view)
 app.command("demo")(demo.demo)
+app.command("scribe")(scribe.scribe)
+app.command("serve")(scribe.serve)
+app.command("links")(scribe.links)
 app.command("rerun")(rerun_command)
 app.command("report")(report_command)
 app.command("fork")(fork_command)

@@ -13,16 +13,12 @@ in a cache directory (the package directory may be read-only).
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, TypedDict
 
-import plotly
 import streamlit.components.v1 as components
 
+from viewer.components import component_dir as assembled
 from viewer.scrubber.payload import Encoded, build_payload, encode
 
 STATIC = Path(__file__).with_name("static")
@@ -39,25 +35,9 @@ class Position(TypedDict):
     game: str
 
 
-def _plotly_js() -> Path:
-    return Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
-
-
 def component_dir() -> Path:
     """A directory with the component's files and plotly.js, made once per content."""
-    digest = hashlib.sha256(plotly.__version__.encode())
-    for name in FILES:
-        digest.update((STATIC / name).read_bytes())
-    target = Path(tempfile.gettempdir()) / f"wake-scrubber-{digest.hexdigest()[:16]}"
-    if (target / "ready").exists():
-        return target
-    target.mkdir(parents=True, exist_ok=True)
-    for source in [*(STATIC / name for name in FILES), _plotly_js()]:
-        partial = target / f".{source.name}.{os.getpid()}"
-        shutil.copyfile(source, partial)
-        os.replace(partial, target / source.name)  # atomic: another server may be copying too
-    (target / "ready").write_text("ok\n")
-    return target
+    return assembled("scrubber", STATIC, FILES)
 
 
 _component = components.declare_component("wake_scrubber", path=str(component_dir()))

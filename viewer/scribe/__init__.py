@@ -1,0 +1,1 @@
+"""The scribe's page (issue 20): recording a real tabletop game in the browser."""

@@ -1,0 +1,101 @@
+"""Physical chance entered as it happens (issue 20): the dice an order needs, asked for by kind,
+count and purpose with one button per face, and a card drawn from a physical deck picked by its
+name among those left. The engine validates every face and card again when the order is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from domain.scribe.probe import CardAsk, DiceAsk
+from viewer.safe_text import escape_markdown as _md
+
+FACES = "sc_faces"  # physical faces entered for the pending order, in throw order
+CARDS = "sc_cards"  # card ids entered for it, in drawing order
+
+
+def faces() -> list[int]:
+    return list(st.session_state.get(FACES) or [])
+
+
+def cards() -> list[str]:
+    return list(st.session_state.get(CARDS) or [])
+
+
+def reset() -> None:
+    st.session_state[FACES] = []
+    st.session_state[CARDS] = []
+
+
+def _add_face(face: int) -> None:
+    st.session_state[FACES] = [*faces(), face]
+
+
+def _drop_face() -> None:
+    st.session_state[FACES] = faces()[:-1]
+
+
+def _add_card(card: str) -> None:
+    st.session_state[CARDS] = [*cards(), card]
+
+
+def dice_entry(ask: DiceAsk, side_names: Mapping[str, str], before: int) -> None:
+    """One button per face for each die ``ask`` needs, die after die; ``before`` faces were
+    entered for earlier throws of this order (the last face can be undone)."""
+    entered = faces()[before:]
+    st.markdown(f"**Roll:** {_md(ask.text(side_names))}")
+    position = 0
+    for group in ask.groups:
+        who = side_names.get(group.side, group.side) if group.side else "the table"
+        for d, die in enumerate(group.dice):
+            title = f"{who} · die {d + 1}: {die.name}"
+            if position < len(entered):
+                label = next((f.label for f in die.faces if f.face == entered[position]), "?")
+                st.markdown(f"{_md(title)} = **{_md(label)}**")
+            elif position == len(entered):
+                labels = {f.face: f.label for f in die.faces}
+                widget = f"face|{before + position}|{die.name}"
+                st.session_state[widget] = None
+                st.pills(
+                    _md(title),
+                    [f.face for f in die.faces],
+                    format_func=lambda face, labels=labels: _md(labels[face]),
+                    key=widget,
+                    on_change=_face_picked,
+                    args=(widget,),
+                )
+            else:
+                st.caption(_md(title))
+            position += 1
+    if faces():
+        st.button("Undo the last die", key="face|undo", on_click=_drop_face)
+
+
+def _face_picked(widget: str) -> None:
+    face = st.session_state.get(widget)
+    if face is not None:
+        _add_face(int(face))
+
+
+def card_entry(ask: CardAsk, side_names: Mapping[str, str]) -> None:
+    """The cards that may have been drawn (by name, with the copies left) as buttons."""
+    st.markdown(f"**Draw:** {_md(ask.text(side_names))}")
+    labels = {card: f"{name} ({copies} left)" for card, name, copies in ask.choices()}
+    widget = f"card|{len(cards())}"
+    st.session_state[widget] = None
+    st.pills(
+        "The card drawn",
+        list(labels),
+        format_func=lambda card: _md(labels[card]),
+        key=widget,
+        on_change=_card_picked,
+        args=(widget,),
+    )
+
+
+def _card_picked(widget: str) -> None:
+    card = st.session_state.get(widget)
+    if card is not None:
+        _add_card(str(card))
