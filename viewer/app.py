@@ -24,9 +24,10 @@ from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
 from domain.read_model import redact_view, sides_label
 from domain.record import write_record
+from domain.scribe.table import Access, current_game
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
-from viewer.access import page_access
+from viewer.access import TOKEN_PARAM, page_access
 from viewer.figures import (
     Highlight,
     board_figure,
@@ -121,10 +122,22 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
 # --- page parts ---------------------------------------------------------------------------------
 
 
-def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
-    """Sidebar: choose a stored game or upload a record. Returns (cache key, game)."""
+def _pick_game(args: argparse.Namespace, access: Access) -> tuple[str, LoadedGame] | None:
+    """Sidebar: choose a stored game or upload a record. Returns (cache key, game). A hosted
+    link opens its own table's game only, and a hosted page takes no uploads."""
     sb = st.sidebar
     sb.header("Game")
+    if access.origin is not None:
+        try:
+            chosen = current_game(GameStore(args.store), access.origin)
+            game = from_store(args.store, chosen)
+        except (LoadError, WakeError) as exc:
+            st.error(_md(exc))
+            return None
+        sb.caption("This link opens one game.")
+        return f"store:{chosen}:{len(game.facts)}", game
+    if access.role == "public":
+        return _stored_game(args)
     upload = sb.file_uploader(
         "Open a record file",
         type=["json"],
@@ -149,6 +162,12 @@ def _pick_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
             return None
         _offer_to_keep(args.store, game)
         return f"file:{args.record}:{len(game.facts)}", game
+    return _stored_game(args)
+
+
+def _stored_game(args: argparse.Namespace) -> tuple[str, LoadedGame] | None:
+    """Sidebar: choose a stored game (the URL's, if it names one in the store)."""
+    sb = st.sidebar
     try:
         games = _games(args.store)
     except LoadError as exc:
@@ -253,6 +272,40 @@ def _navigation(
     if st.query_params.get("event") != str(event):
         st.query_params["event"] = str(event)  # Streamlit pushes it: Back returns here
     return event
+
+
+def _view_as(sides: list[str], tl: Timeline) -> str | None:
+    """The "View as" choice (the umpire's everything, or a side), kept in the link."""
+    wanted_view = st.query_params.get("as")
+    if "view_as" not in st.session_state and wanted_view in sides:  # only a known side id
+        st.session_state["view_as"] = wanted_view
+    view_as = st.sidebar.radio(
+        "View as",
+        [UMPIRE, *sides],
+        key="view_as",
+        format_func=lambda side: side if side == UMPIRE else _md(side),  # options are Markdown
+        help="Hidden information is sealed for a side until revealed.",
+    )
+    if not tl.ruleset.meta.hidden_information:
+        st.sidebar.caption(f"{tl.ruleset.meta.name} has no hidden information.")
+    viewer = None if view_as == UMPIRE else view_as
+    if viewer is None:
+        st.query_params.pop("as", None)
+    elif st.query_params.get("as") != viewer:
+        st.query_params["as"] = viewer  # the chosen view is part of the link
+    return viewer
+
+
+def _record_link(access: Access) -> None:
+    """A way to the scribe's page: locally the page itself, hosted with the link's own key."""
+    sb = st.sidebar
+    if access.role == "local":
+        if "record" in PAGES:
+            sb.page_link(PAGES["record"], label="Record a game", icon="✍️")
+    elif access.role != "public":
+        token = st.query_params.get(TOKEN_PARAM, "")
+        if token.replace("-", "").replace("_", "").isalnum():  # a live link's token, checked
+            sb.link_button("Record a game", f"./record?{TOKEN_PARAM}={token}")
 
 
 def _highlight(tl: Timeline, event: int) -> Highlight:
@@ -487,7 +540,9 @@ def main() -> None:
     st.html(NARROW_CSS)  # a compact header in a narrow window: the board comes first
     st.set_option("client.showErrorDetails", "none")  # never a traceback on the page
     args = _cli_args()
-    picked = _pick_game(args)
+    access = page_access(args)
+    _record_link(access)
+    picked = _pick_game(args, access)
     if picked is None:
         return
     key, game = picked
@@ -499,24 +554,12 @@ def main() -> None:
             _move_to(0)  # another game picked: start at its beginning
         st.session_state["_game"] = game.header.game_id
     sides = [s.id for s in game.header.sides]
-    hidden = tl.ruleset.meta.hidden_information
-    wanted_view = st.query_params.get("as")
-    if "view_as" not in st.session_state and wanted_view in sides:  # only a known side id
-        st.session_state["view_as"] = wanted_view
-    view_as = st.sidebar.radio(
-        "View as",
-        [UMPIRE, *sides],
-        key="view_as",
-        format_func=lambda side: side if side == UMPIRE else _md(side),  # options are Markdown
-        help="Hidden information is sealed for a side until revealed.",
-    )
-    if not hidden:
-        st.sidebar.caption(f"{tl.ruleset.meta.name} has no hidden information.")
-    viewer = None if view_as == UMPIRE else view_as
-    if viewer is None:
-        st.query_params.pop("as", None)
-    elif st.query_params.get("as") != viewer:
-        st.query_params["as"] = viewer  # the chosen view is part of the link
+    if access.sees_all:
+        viewer = _view_as(sides, tl)
+    else:  # hosted: the link decides the view, never a choice or the address
+        viewer = access.viewer
+        shown = tl.side_names.get(viewer or "", "what every side has seen")
+        st.sidebar.caption(_md(f"Viewing as {shown} (your link)."))
     st.title(_md(game.header.title or game.header.scenario_id), anchor=False)
     st.caption(
         f"{_md(tl.ruleset.meta.name)} {_md(game.header.ruleset.version)} · "
@@ -534,7 +577,8 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
     variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
-    notes_ui.annotations_section(game, args.store, event, _move_to)
+    if access.sees_all:  # hosted: a side's or the public page writes no annotations
+        notes_ui.annotations_section(game, args.store, event, _move_to)
     _exports(tl, game, event, viewer)
 
 

@@ -161,14 +161,28 @@ def play(
     game_id: str,
     commands: Annotated[Path | None, typer.Option(help="command file (JSON lines)")] = None,
     bots: Annotated[bool | None, typer.Option(help="bots play every side")] = None,
+    interactive: Annotated[
+        bool,
+        typer.Option(
+            "--interactive", "-i", help="record at the keyboard: numbered orders, dice prompted"
+        ),
+    ] = False,
     store: StoreOpt = None,
 ) -> None:
-    """Play a stored game on: bots against bots, or the orders of a command file.
+    """Play a stored game on: bots against bots, the orders of a command file, or a scribe at
+    the keyboard (--interactive: numbered legal orders, a prompt for each field and each die).
 
     Each order is saved as it is given; if another writer appends to the game meanwhile, the
-    order is decided again on the fresh state (a bot chooses again), as ``submit`` does."""
+    order is decided again on the fresh state (a bot chooses again), as ``submit`` does; an
+    interactive order is refused instead (it was chosen seeing the older position)."""
     with errors():
         st = GameStore(store)
+        if interactive:
+            from domain.cli.interactive import run
+
+            st.header(game_id)  # an unknown game: one line
+            run(st, game_id)
+            return
         envelopes = _read_commands(commands) if commands else None
         use_bots = bots if bots is not None else envelopes is None
         added = 0

@@ -55,13 +55,13 @@ def dice_entry(ask: DiceAsk, side_names: Mapping[str, str], before: int) -> None
                 label = next((f.label for f in die.faces if f.face == entered[position]), "?")
                 st.markdown(f"{_md(title)} = **{_md(label)}**")
             elif position == len(entered):
-                labels = {f.face: f.label for f in die.faces}
+                labels: dict[int, str] = {f.face: _md(f.label) for f in die.faces}
                 widget = f"face|{before + position}|{die.name}"
                 st.session_state[widget] = None
                 st.pills(
                     _md(title),
                     [f.face for f in die.faces],
-                    format_func=lambda face, labels=labels: _md(labels[face]),
+                    format_func=labels.__getitem__,
                     key=widget,
                     on_change=_face_picked,
                     args=(widget,),

@@ -50,7 +50,7 @@ def _moves(state: MorzeState, side: str) -> list[MenuOrder]:
             kind="point",
             low=0.0,
             high=float(max(table.width, table.height)),
-            help=f"click the table inside its move ring: up to {speed:g} cm{exact}",
+            help=f"a point up to {speed:g} cm from where it stands{exact}",
         )
         out.append(
             MenuOrder(
