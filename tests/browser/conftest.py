@@ -129,6 +129,41 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=10)
 
 
+def launch(tmp: Path, app_args: list[str]) -> tuple[subprocess.Popen[bytes], str, int, Path]:
+    """The viewer app started with ``app_args`` on a free loopback port, once healthy: its
+    process, URL, port and log file."""
+    port = free_port(0)
+    url = f"http://127.0.0.1:{port}"
+    log = tmp / f"streamlit-{port}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            streamlit_command(port, app_args),
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    deadline = time.monotonic() + HEALTH_TIMEOUT_S
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(
+                f"streamlit exited with {proc.returncode}; log:\n{log.read_text()}", pytrace=False
+            )
+        if _health(url) == "ok":
+            break
+        if time.monotonic() > deadline:
+            _stop(proc)
+            pytest.fail(
+                f"streamlit not healthy after {HEALTH_TIMEOUT_S}s; log:\n{log.read_text()}",
+                pytrace=False,
+            )
+        time.sleep(0.2)
+    time.sleep(0.3)  # a taken port makes the new server exit just after a stale health check
+    if proc.poll() is not None:
+        pytest.fail(f"streamlit exited; log:\n{log.read_text()}", pytrace=False)
+    return proc, url, port, log
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     return _require_browser()
@@ -147,36 +182,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iter
     del games
     armada_record = tmp / "armada.wake.json"
     armada_game = _armada_game(store, armada_record)
-    port = free_port(0)
-    url = f"http://127.0.0.1:{port}"
-    log = tmp / "streamlit.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            streamlit_command(port, ["--store", str(store)]),
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
+    proc, url, port, log = launch(tmp, ["--store", str(store)])
     try:
-        deadline = time.monotonic() + HEALTH_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(
-                    f"streamlit exited with {proc.returncode}; log:\n{log.read_text()}",
-                    pytrace=False,
-                )
-            if _health(url) == "ok":
-                break
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"streamlit not healthy after {HEALTH_TIMEOUT_S}s; log:\n{log.read_text()}",
-                    pytrace=False,
-                )
-            time.sleep(0.2)
-        time.sleep(0.3)  # a taken port makes the new server exit just after a stale health check
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited; log:\n{log.read_text()}", pytrace=False)
         yield Server(
             url=url,
             port=port,

@@ -24,7 +24,8 @@ Free = Literal["none", "point", "cell"]
 
 class Click(TypedDict, total=False):
     """What was clicked: ``kind`` ``unit`` (``id``), ``point`` (``x``, ``y``) or ``cell``
-    (``c``, ``r``); ``n`` counts the clicks; ``figure`` is the key of the figure clicked on."""
+    (``c``, ``r``); ``n`` tells one click from another; ``figure`` is the key of the figure
+    clicked on."""
 
     kind: str
     id: str
@@ -32,7 +33,7 @@ class Click(TypedDict, total=False):
     y: float
     c: int
     r: int
-    n: int
+    n: str
     figure: str
 
 
@@ -41,7 +42,7 @@ def as_click(value: Any) -> Click | None:
     if not isinstance(value, dict) or value.get("kind") not in ("unit", "point", "cell"):
         return None
     try:
-        click = Click(kind=str(value["kind"]), n=int(value["n"]))
+        click = Click(kind=str(value["kind"]), n=str(value["n"])[:80])
         click["figure"] = str(value.get("figure") or "")
         if click["kind"] == "unit":
             click["id"] = str(value["id"])[:200]

@@ -66,9 +66,9 @@ def click_target(
     """What a click means now: the next field of the chosen order that a click can fill, or,
     with no order chosen, picking an order by clicking its unit."""
     unit_ids = {u.id for u in view.units}
+    ordered = list(dict.fromkeys(u for o in menu for u in o.units if u in unit_ids))
     if order is None:
-        picks = [u for o in menu for u in o.units if u in unit_ids]
-        return Target(None, list(dict.fromkeys(picks)), "none")
+        return Target(None, ordered, "none")
     for field in order.fields:
         if field.kind == "point" and values.get(field.name) is None:
             return Target(field, [], "point")
@@ -85,10 +85,13 @@ def click_target(
             units = [v for v in choices if isinstance(v, str) and v in unit_ids]
             cells = [v for v in choices if _is_cell(v)]
             if units:
-                return Target(field, units, "none")
+                return Target(field, list(dict.fromkeys([*units, *ordered])), "none")
             if cells:
                 return Target(field, [], "cell")
-    return Target(None, [], "none")
+    points = [f for f in order.fields if f.kind == "point"]
+    if points:  # every field chosen: a click moves the point again
+        return Target(points[-1], ordered, "point")
+    return Target(None, ordered, "none")
 
 
 def apply_click(
@@ -100,13 +103,15 @@ def apply_click(
 ) -> tuple[MenuOrder | None, dict[str, Any], str]:
     """The order and values after ``click``, and a line saying what it did (or why nothing)."""
     kind = click.get("kind")
-    if target.field is None:
-        if kind == "unit":
-            for candidate in menu:
-                if click.get("id") in candidate.units:
-                    return candidate, {}, f"chose: {candidate.label}"
-        return order, values, "nothing to choose there now"
     field = target.field
+    if kind == "unit" and (
+        field is None or click.get("id") not in [c.value for c in open_choices(field, values)]
+    ):  # a unit that the field does not take: the order of that unit instead
+        for candidate in menu:
+            if click.get("id") in candidate.units and candidate is not order:
+                return candidate, {}, f"chose: {candidate.label}"
+    if field is None:
+        return order, values, "nothing to choose there now"
     if kind == "point" and target.free == "point":
         return order, {**values, field.name: [click["x"], click["y"]]}, ""
     value: Any = None
@@ -151,8 +156,8 @@ def ring_overlays(unit: UnitView, view: GameView) -> list[OverlayView]:
                     kind="reach" if ring.kind == "move" else "range",
                     points=points,
                     closed=True,
-                    label=ring.label,
                     units=[unit.id],
+                    details={"reach": ring.label, "rule": ring.rule},
                 )
             )
     return out

@@ -56,46 +56,36 @@ def dice_entry(ask: DiceAsk, side_names: Mapping[str, str], before: int) -> None
                 st.markdown(f"{_md(title)} = **{_md(label)}**")
             elif position == len(entered):
                 labels: dict[int, str] = {f.face: _md(f.label) for f in die.faces}
-                widget = f"face|{before + position}|{die.name}"
-                st.session_state[widget] = None
-                st.pills(
+                at = before + position  # this die's place among the order's faces
+                picked = st.pills(
                     _md(title),
                     [f.face for f in die.faces],
                     format_func=labels.__getitem__,
-                    key=widget,
-                    on_change=_face_picked,
-                    args=(widget,),
+                    key=f"face|{at}|{die.name}|{len(faces())}",
                 )
+                if picked is not None and len(faces()) == at:  # once, whatever reruns
+                    _add_face(int(picked))
+                    st.rerun()
             else:
                 st.caption(_md(title))
             position += 1
     if faces():
+        shown = " · ".join(map(str, faces()))
+        st.caption(f"Faces entered for this order ({len(faces())}): {shown}")
         st.button("Undo the last die", key="face|undo", on_click=_drop_face)
-
-
-def _face_picked(widget: str) -> None:
-    face = st.session_state.get(widget)
-    if face is not None:
-        _add_face(int(face))
 
 
 def card_entry(ask: CardAsk, side_names: Mapping[str, str]) -> None:
     """The cards that may have been drawn (by name, with the copies left) as buttons."""
     st.markdown(f"**Draw:** {_md(ask.text(side_names))}")
     labels = {card: f"{name} ({copies} left)" for card, name, copies in ask.choices()}
-    widget = f"card|{len(cards())}"
-    st.session_state[widget] = None
-    st.pills(
+    at = len(cards())
+    picked = st.pills(
         "The card drawn",
         list(labels),
         format_func=lambda card: _md(labels[card]),
-        key=widget,
-        on_change=_card_picked,
-        args=(widget,),
+        key=f"card|{at}",
     )
-
-
-def _card_picked(widget: str) -> None:
-    card = st.session_state.get(widget)
-    if card is not None:
-        _add_card(str(card))
+    if picked is not None and len(cards()) == at:  # once, whatever reruns
+        _add_card(str(picked))
+        st.rerun()

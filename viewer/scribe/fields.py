@@ -205,7 +205,8 @@ def _point(key: str, label: str, help_text: str | None, field: MenuField) -> Non
     cols = st.columns(2)
     for i, axis in enumerate("xy"):
         widget = f"{key}|{axis}"
-        st.session_state[widget] = float(current[i]) if current else None
+        if current:  # a board click, or both typed: the boxes show the point
+            st.session_state[widget] = float(current[i])
         with cols[i]:
             st.number_input(
                 f"{label}: {axis}",

@@ -70,8 +70,15 @@ def _show_flash() -> None:
     {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(_md(text))
 
 
+def _order_key() -> str:
+    """The order pills' widget key: one per position shown, so a new position starts with no
+    order chosen."""
+    seen = st.session_state.get(SEEN) or ("", 0)
+    return f"{ORDER}|{seen[0]}|{seen[1]}"
+
+
 def _reset_order() -> None:
-    st.session_state.pop(ORDER, None)
+    st.session_state.pop(_order_key(), None)
     st.session_state.pop(PENDING, None)
     fields.clear()
     chance.reset()
@@ -97,7 +104,7 @@ def run(args: argparse.Namespace, access: T.Access) -> None:
     seen = (game_id, state.seq)
     if st.session_state.get(SEEN) not in (None, seen):
         last_game = st.session_state[SEEN][0]
-        if st.session_state.get(PENDING) or st.session_state.get(ORDER):
+        if st.session_state.get(PENDING) or st.session_state.get(_order_key()):
             _flash(
                 "warning",
                 "Another device entered an order (or took one back) meanwhile: this page shows "
@@ -179,7 +186,7 @@ def _page(store: GameStore, state: GameState, access: T.Access) -> None:
         st.session_state[CLICK] = clicked.get("n")
         new_order, new_values, said = apply_click(clicked, menu, order, values, target)
         if new_order is not order and new_order is not None:
-            st.session_state[ORDER] = new_order.key
+            st.session_state[_order_key()] = new_order.key
         order = new_order
         if order is not None:
             for field in order.fields:
@@ -221,7 +228,7 @@ def _decider(mine: Sequence[str | None], names: dict[str, str]) -> str | None:
 
 
 def _chosen(menu: Sequence[MenuOrder]) -> MenuOrder | None:
-    key = st.session_state.get(ORDER)
+    key = st.session_state.get(_order_key())
     return next((o for o in menu if o.key == key), None)
 
 
@@ -245,7 +252,7 @@ def _orders(
         "Orders",
         [o.key for o in menu],
         format_func=lambda k: _md(labels[k]),
-        key=ORDER,
+        key=_order_key(),
         help="or click a unit on the board",
     )
     order = _chosen(menu)

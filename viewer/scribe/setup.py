@@ -23,6 +23,7 @@ from domain.store import GameStore
 from viewer.safe_text import escape_markdown as _md
 
 GAME = "sc_game"
+URL_GAME = "sc_url_game"  # the game the address named when last read
 
 
 def _stored(store: GameStore) -> list[dict[str, Any]]:
@@ -43,9 +44,15 @@ def _picked(widget: str) -> None:
 def pick_or_start(store: GameStore, args: argparse.Namespace) -> str | None:
     """The game this page records (chosen in the sidebar, named on the command line, or just
     started here); None while there is none."""
+    games = _stored(store)
+    known = {g["game_id"] for g in games}
+    wanted = st.query_params.get("game")
+    if wanted != st.session_state.get(URL_GAME):  # the address changed (a link, Back)
+        st.session_state[URL_GAME] = wanted
+        if wanted in known:  # only a stored game's id
+            st.session_state[GAME] = wanted
     if GAME not in st.session_state and getattr(args, "game", None):
         st.session_state[GAME] = args.game
-    games = _stored(store)
     live = [g for g in games if not g.get("result") or g["result"] in ("", "in progress")]
     ids = [g["game_id"] for g in live]
     chosen = st.session_state.get(GAME)
@@ -74,7 +81,11 @@ def pick_or_start(store: GameStore, args: argparse.Namespace) -> str | None:
     if started is not None:
         st.session_state[GAME] = started
         st.rerun()
-    return st.session_state.get(GAME)
+    chosen = st.session_state.get(GAME)
+    if chosen is not None and st.query_params.get("game") != chosen:
+        st.query_params["game"] = chosen  # the link opens this game
+        st.session_state[URL_GAME] = chosen
+    return chosen
 
 
 def _start_form(store: GameStore, args: argparse.Namespace) -> str | None:

@@ -14,7 +14,8 @@
   let pickable = new Set();
   let free = 'none';
   let counter = 0;
-  let lastUnitClick = 0;
+  // a click's id: this frame's own (the page may draw the board in a new frame) and a count
+  const instance = Math.random().toString(36).slice(2);
   let figureKey = null;
 
   const send = (type, data) => {
@@ -31,22 +32,37 @@
   const choose = (value) => {
     counter += 1;
     send('streamlit:setComponentValue', {
-      value: Object.assign({ n: counter, figure: figureKey }, value), dataType: 'json',
+      value: Object.assign({ n: `${instance}:${counter}`, figure: figureKey }, value),
+      dataType: 'json',
     });
   };
 
-  function onUnit(data) {
-    const point = data && data.points && data.points[0];
-    if (!point) return;
-    const id = point.customdata;
-    if (typeof id === 'string' && pickable.has(id)) {
-      lastUnitClick = Date.now();
-      choose({ kind: 'unit', id });
+  const PICK_RADIUS_PX = 16; // a click this close to a unit's marker picks the unit
+
+  function nearestUnit(layout, px, py) {
+    const xa = layout.xaxis;
+    const ya = layout.yaxis;
+    let best = null;
+    let bestDistance = PICK_RADIUS_PX;
+    for (const trace of board.data || []) {
+      const ids = trace.customdata || [];
+      if (!trace.mode || !String(trace.mode).includes('markers')) continue;
+      for (let i = 0; i < ids.length; i += 1) {
+        const id = ids[i];
+        if (typeof id !== 'string' || !pickable.has(id)) continue;
+        const dx = xa.c2p(trace.x[i]) - px;
+        const dy = ya.c2p(trace.y[i]) - py;
+        const distance = Math.hypot(dx, dy);
+        if (distance <= bestDistance) {
+          bestDistance = distance;
+          best = id;
+        }
+      }
     }
+    return best;
   }
 
   function onClick(event) {
-    if (Date.now() - lastUnitClick < 250 || free === 'none') return;
     const layout = board._fullLayout;
     if (!layout || !layout.xaxis || !layout.yaxis) return;
     const rect = board.getBoundingClientRect();
@@ -55,6 +71,12 @@
     const px = event.clientX - rect.left - xa._offset;
     const py = event.clientY - rect.top - ya._offset;
     if (px < 0 || py < 0 || px > xa._length || py > ya._length) return; // outside the plot
+    const unit = nearestUnit(layout, px, py);
+    if (unit !== null) {
+      choose({ kind: 'unit', id: unit });
+      return;
+    }
+    if (free === 'none') return;
     const x = xa.p2c(px);
     const y = ya.p2c(py);
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
@@ -75,7 +97,6 @@
     }).then(() => {
       if (!bound) {
         bound = true;
-        board.on('plotly_click', onUnit);
         board.addEventListener('click', onClick);
       }
       fitHeight();
