@@ -7,6 +7,7 @@ words with each side shown only its own hand."""
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -18,7 +19,15 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from domain.dice import SeededDice
-from domain.engine import CommandEnvelope, GameState, Session, apply_event, bot_order, new_game
+from domain.engine import (
+    CommandEnvelope,
+    GameState,
+    Session,
+    apply_event,
+    bot_order,
+    header_for,
+    new_game,
+)
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WakeError
 from domain.events import CommandIssued
 from domain.frozen import changed
@@ -30,9 +39,11 @@ from domain.rulesets.ships.events import FleetRevealed
 from domain.rulesets.ships.fleet import Fleet
 from domain.rulesets.ships.menu_fleet import placements
 from domain.rulesets.ships.state import ShipsState
+from domain.scribe import table as T
 from domain.scribe.menu import MenuChoice, MenuField, MenuOrder, build_command, match_command
+from domain.store import GameStore
 from tests.helpers import FIXTURES
-from tests.ships_helpers import rules, session
+from tests.ships_helpers import rules, scenario, session
 from viewer.timeline import Timeline
 
 GAMES = sorted((FIXTURES / "games" / "ships").glob("*.wake.json"))
@@ -444,3 +455,43 @@ def test_an_air_strike_in_groups_is_a_list_of_groups() -> None:
     }
     assert match_command(order, command) == values
     assert match_command(order, {**command, "groups": command["groups"][:1]}) is None
+
+
+def test_a_game_at_a_table_places_every_fleet_from_the_sides_own_menus(tmp_path: Path) -> None:
+    """Issue 20 at a table: each side places fleets of its own choosing (random legal places)
+    from its menu, sealed with its own secret (``table.sealed_command``, the digest alone) and
+    turned face up from its menu at the reveal (ST-1.3, ST-1.9); every other order is one the
+    menu offers (the bots choose); the game goes to its end."""
+    store = GameStore(str(tmp_path / "store.sqlite3"))
+    header = header_for(
+        "ships",
+        {**scenario("multi3"), "battles": 2},
+        game_id="00000000-0000-4000-8000-00000000c001",
+        seed=7,
+    )
+    gid = store.create_game(header)
+    rng = random.Random(1)
+    sealed = revealed = 0
+    while (state := store.state(gid)).result is None:
+        envelope = bot_order(state)
+        assert envelope is not None
+        side, wanted = envelope.side, envelope.command
+        menu = T.menu(store, state, side)
+        if wanted["type"] == "form_fleet":
+            (order,) = [o for o in menu if o.sealed]
+            places, _ = rng.choice(list(placements(T.rules_for(store, state, side), str(side))))
+            values = {f"hand{i}": p for i, p in places.items() if p != "hand"}
+            command = T.sealed_command(store, state, side, order, values)
+            assert command["fleet"] is None and command["salt"] is None
+            sealed += 1
+        elif wanted["type"] == "reveal_fleet":
+            (order,) = menu
+            command = build_command(order, {})
+            revealed += 1
+        else:
+            order, values = next(
+                (o, v) for o in menu if (v := match_command(o, wanted, _normal)) is not None
+            )
+            command = build_command(order, values)
+        T.submit(store, gid, side, command, state.seq)
+    assert sealed == revealed >= 5
