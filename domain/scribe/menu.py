@@ -16,6 +16,7 @@ ruleset's ``decide`` does, and a refusal names the rule.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -49,7 +50,9 @@ class MenuChoice(_Plain):
 class MenuField(_Plain):
     """A field of an order still to be chosen."""
 
-    name: str  # where the value goes in the command: "target", or "dials.victory" in a dict
+    # where the value goes in the command: "target", "dials.victory" in a dict, or
+    # "groups[1].target" in the second item of a list (an air strike's groups)
+    name: str
     label: str
     kind: FieldKind = "one"
     choices: list[MenuChoice] = Field(default_factory=list)
@@ -219,16 +222,43 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
 
 
 def _put(command: dict[str, Json], path: str, value: Json) -> None:
-    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dicts on the way."""
-    *parents, last = path.split(".")
-    here = command
-    for part in parents:
-        nxt = here.get(part)
-        if not isinstance(nxt, dict):
-            nxt = {}
-            here[part] = nxt
-        here = nxt
+    """Set ``value`` at a dotted ``path`` (``dials.victory``, ``groups[1].target``), making
+    the dicts and lists on the way (a list is padded with empty ones up to the index)."""
+    keys = _path(path)
+    here: Any = command
+    for key, after in itertools.pairwise(keys):
+        make = list if isinstance(after, int) else dict
+        if isinstance(here, list):
+            _pad(here, key, make)
+            if not isinstance(here[key], make):
+                here[key] = make()
+            here = here[key]
+        else:
+            if not isinstance(here.get(key), make):
+                here[key] = make()
+            here = here[key]
+    last = keys[-1]
+    if isinstance(here, list):
+        _pad(here, last, dict)
     here[last] = value
+
+
+def _path(path: str) -> list[Any]:
+    """A field's path as keys: ``groups[1].target`` is ``["groups", 1, "target"]``."""
+    keys: list[Any] = []
+    for part in path.split("."):
+        name, bracket, index = part.partition("[")
+        keys.append(name)
+        if bracket and index.endswith("]") and index[:-1].isdigit():
+            keys.append(int(index[:-1]))
+        elif bracket:
+            keys[-1] = part
+    return keys
+
+
+def _pad(items: list[Json], index: int, make: Callable[[], Json]) -> None:
+    while len(items) <= index:
+        items.append(make())
 
 
 def _deep_copy(value: Json) -> Json:
@@ -273,10 +303,13 @@ _ABSENT = object()
 
 def _get(command: Mapping[str, Json], path: str) -> Json:
     here: Json = command
-    for part in path.split("."):
-        if not isinstance(here, Mapping) or part not in here:
+    for key in _path(path):
+        if isinstance(key, int):
+            if not isinstance(here, list) or key >= len(here):
+                return _ABSENT
+        elif not isinstance(here, Mapping) or key not in here:
             return _ABSENT
-        here = here[part]
+        here = here[key]
     return here
 
 

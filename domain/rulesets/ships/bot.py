@@ -14,7 +14,7 @@ fleet again at the reveal.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.errors import WakeError
@@ -56,6 +56,20 @@ def bot_salt(state: ShipsState, player: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def fleet_seal(state: ShipsState, player: str, fleet: Fleet | Mapping[str, Any]) -> tuple[str, str]:
+    """The digest and the salt a computer player's ``fleet`` (or its JSON form) is sealed with
+    (ST-1.3): the bot's, and a scribe's menu's for a side sealing from its own secret."""
+    salt = bot_salt(state, player)
+    return seal(fleet_content(player, state.battle, fleet), salt).digest, salt
+
+
+def ship_rank(card: ShipCard) -> tuple[bool, int, str]:
+    """The bot's order of ship cards (and of the ships of one box in any fleet a scribe's menu
+    builds): fighting ships before carriers, the sturdiest first."""
+    carrier = card.capacity > 0 and card.guns.medium <= 1
+    return carrier, -(card.hull + card.armour + card.guns.medium), card.id
+
+
 def plan_fleet(state: ShipsState, player: str) -> Fleet:
     """The bot's fleet from its hand (ST-1.3–1.8)."""
     cards = state.data.cards.by_id()
@@ -63,11 +77,8 @@ def plan_fleet(state: ShipsState, player: str) -> Fleet:
     ships = [cards[c] for c in hand if isinstance(cards.get(c), ShipCard)]
     planes = [c for c in hand if isinstance(cards.get(c), AircraftCard)]
     chars = [cards[c] for c in hand if isinstance(cards.get(c), CharacterCard)]
-    fighting = sorted(ships, key=lambda s: (-(s.hull + s.armour + s.guns.medium), s.id))
-    carriers = [s for s in fighting if s.capacity > 0 and s.guns.medium <= 1]
-    line = [s for s in fighting if s not in carriers]
     combiners = {s.combines_with for s in ships if s.combines_with}
-    order = [s for s in line + carriers if s.id not in combiners]  # placed with their combiner
+    order = [s for s in sorted(ships, key=ship_rank) if s.id not in combiners]  # see ST-5.4
     per = state.options.ships_per_box
     front, back = order[:per], order[per : 2 * per]
     # ST-5.4: a ship that combines with another in hand takes it along (one ship once placed)
@@ -203,9 +214,10 @@ def choose_target(state: ShipsState, player: str, targets: list[Unit], damage: i
     return min(pool, key=lambda u: (_remaining(state, u), u.id))
 
 
-def _valid(
+def accepted(
     state: ShipsState, player: str, handler: Callable[[ShipsState, str, Any], Any], cmd: Any
 ) -> bool:
+    """Whether a turn's own check (``turns.attack``, ...) takes ``cmd`` now (nothing applied)."""
     try:
         handler(state, player, cmd)
     except WakeError:
@@ -361,8 +373,7 @@ def candidates(state: ShipsState, player: str | None) -> list[Any]:
     cards = state.data.cards.by_id()
     if state.phase == "formation":
         fleet = plan_fleet(state, player)
-        salt = bot_salt(state, player)
-        digest = seal(fleet_content(player, state.battle, fleet), salt).digest
+        digest, salt = fleet_seal(state, player, fleet)
         return [FormFleet(digest=digest, fleet=fleet, salt=salt)]
     if state.phase == "reveal":
         return [RevealFleet(fleet=plan_fleet(state, player), salt=bot_salt(state, player))]
@@ -415,7 +426,7 @@ def legal_commands(state: ShipsState, player: str | None) -> list[Any]:
     found = []
     for cmd in candidates(state, player):
         check = _CHECK.get(type(cmd))
-        if check is None or (player is not None and _valid(state, player, check, cmd)):
+        if check is None or (player is not None and accepted(state, player, check, cmd)):
             found.append(cmd)
     return found
 

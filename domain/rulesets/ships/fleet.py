@@ -6,6 +6,7 @@ revealed with its salt once everyone has placed (ST-1.9)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,9 +43,11 @@ class Fleet(_Model):
         return out
 
 
-def fleet_content(player: str, battle: int, fleet: Fleet) -> dict[str, Any]:
-    """What a fleet's seal commits to: the player, the battle and the plan."""
-    return {"player": player, "battle": battle, "fleet": fleet.model_dump(mode="json")}
+def fleet_content(player: str, battle: int, fleet: Fleet | Mapping[str, Any]) -> dict[str, Any]:
+    """What a fleet's seal commits to: the player, the battle and the plan (a ``Fleet``, or its
+    JSON form as ``Fleet.model_dump(mode="json")`` gives it)."""
+    plan = fleet.model_dump(mode="json") if isinstance(fleet, Fleet) else dict(fleet)
+    return {"player": player, "battle": battle, "fleet": plan}
 
 
 def fleet_text(fleet: Fleet) -> str:

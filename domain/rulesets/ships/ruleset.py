@@ -15,7 +15,7 @@ from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.ships import bot, rules, setup, view
+from domain.rulesets.ships import bot, menu, menu_fleet, rules, setup, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
 from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
@@ -24,6 +24,7 @@ from domain.rulesets.ships.flow import to_act
 from domain.rulesets.ships.options import VERSION, ShipsOptions
 from domain.rulesets.ships.state import Player, ShipsState
 from domain.rulesets.ships.summaries import GLOSSARY, RULE_SUMMARIES
+from domain.scribe.menu import MenuOrder
 
 _ORDERS = OrderParser(ShipsCommand, "SHIPS & TACTICS")
 HIDDEN = "?"
@@ -116,6 +117,15 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
 
     def bot_command(self, state: ShipsState, side: str | None) -> Any:
         return bot.bot_command(state, side)
+
+    def order_menu(self, state: ShipsState, side: str | None) -> list[MenuOrder]:
+        return menu.order_menu(state, side)
+
+    def seal_order(
+        self, state: ShipsState, side: str | None, order: MenuOrder, values: Mapping[str, Any]
+    ) -> Any:
+        """ST-1.3: the fleet placed face down, sealed as the bot seals its own."""
+        return menu_fleet.seal(state, side, order, values)
 
     def with_bot_secret(self, state: ShipsState, secret: str) -> ShipsState:
         """The bot's sealed fleets take their salts from ``secret`` (issue 12)."""
