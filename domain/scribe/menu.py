@@ -42,7 +42,9 @@ class MenuChoice(_Plain):
     value: Json
     label: str
     detail: str = ""
-    #: the values earlier fields must hold for this choice to be open (field name -> value)
+    #: the values earlier fields must hold for this choice to be open (field name -> value);
+    #: a ``many`` field's choice may name the field itself: it is then open as the next value
+    #: when the values chosen before it are exactly that list (a path's next box)
     when: dict[str, Json] = Field(default_factory=dict)
 
 
@@ -50,6 +52,7 @@ class MenuField(_Plain):
     """A field of an order still to be chosen."""
 
     name: str  # where the value goes in the command: "target", or "dials.victory" in a dict
+    #           (only the first dot splits)
     label: str
     kind: FieldKind = "one"
     choices: list[MenuChoice] = Field(default_factory=list)
@@ -94,7 +97,9 @@ class MenuOrder(_Plain):
 
 
 def open_choices(field: MenuField, values: Mapping[str, Json]) -> list[MenuChoice]:
-    """The choices of ``field`` open with the ``values`` chosen so far (its ``when``)."""
+    """The choices of ``field`` open with the ``values`` chosen so far (its ``when``); for a
+    ``many`` field, ``values`` holds the field's own values so far (``[]`` before the first),
+    and the choices are those open as its next value."""
     return [
         choice
         for choice in field.choices
@@ -137,10 +142,10 @@ def check_value(field: MenuField, value: Json, values: Mapping[str, Json]) -> Js
     if field.kind == "many":
         if not isinstance(value, list | tuple):
             raise InvalidCommand(f"{label}: choose a list of values")
-        allowed_values = [c.value for c in open_choices(field, values)]
         chosen = list(value)
-        for item in chosen:
-            if item not in allowed_values:
+        for i, item in enumerate(chosen):  # each value with the ones before it (``when``)
+            so_far = {**values, field.name: chosen[:i]}
+            if item not in [c.value for c in open_choices(field, so_far)]:
                 raise InvalidCommand(f"{label}: not one of the choices open now")
         if field.distinct and len({_key(v) for v in chosen}) != len(chosen):
             raise InvalidCommand(f"{label}: each value at most once")
@@ -219,8 +224,9 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
 
 
 def _put(command: dict[str, Json], path: str, value: Json) -> None:
-    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dicts on the way."""
-    *parents, last = path.split(".")
+    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dict on the way. Only
+    the first dot splits: the key after it may hold dots (``repair.fort_morgan.north``)."""
+    *parents, last = path.split(".", 1)
     here = command
     for part in parents:
         nxt = here.get(part)
@@ -273,7 +279,7 @@ _ABSENT = object()
 
 def _get(command: Mapping[str, Json], path: str) -> Json:
     here: Json = command
-    for part in path.split("."):
+    for part in path.split(".", 1):
         if not isinstance(here, Mapping) or part not in here:
             return _ABSENT
         here = here[part]
