@@ -33,6 +33,7 @@ from domain.rulesets.iron_oak.menu_parts import (
     location_label,
     name,
     shield_detail,
+    unit_picks,
     words,
 )
 from domain.rulesets.iron_oak.orders import order_possible, seal_card
@@ -179,15 +180,8 @@ def _status(state: IronOakState, side: Side) -> MenuOrder:
     parties = [u for u in units if gunnery.unit(state, u).repair_party]
     fields: list[MenuField] = []
     if parties:
-        fields.append(
-            MenuField(
-                name="withdraw",
-                label="Withdraw repair parties",
-                kind="many",
-                choices=[MenuChoice(value=u, label=name(state, u)) for u in parties],
-                help="a party withdrawn repairs nothing this turn (IO-3.1.1)",
-            )
-        )
+        withdraw = "a party withdrawn repairs nothing this turn (IO-3.1.1)"
+        fields.append(unit_picks(state, "withdraw", "Withdraw repair parties", parties, withdraw))
     for unit in parties:
         criticals = gunnery.unit(state, unit).criticals
         repairable = [c for c in REPAIR_ORDER if c in criticals]
@@ -257,28 +251,21 @@ def _order_cards(state: IronOakState, side: Side) -> MenuOrder:
         first = 1 if side == state.scenario.first_player else 2
         numbers = ", ".join(f"#{first + 2 * i}" for i in range(len(ships)))
         fields.append(
-            MenuField(
-                name="numbers",
-                label=f"The cards' numbers ({numbers})",
-                kind="many",
-                choices=[MenuChoice(value=ship, label=name(state, ship)) for ship in ships],
+            unit_picks(
+                state,
+                "numbers",
+                f"The cards' numbers ({numbers})",
+                ships,
+                "click the ships in the order their cards are numbered (IO-9.3.2)",
                 min_count=len(ships),
                 max_count=len(ships),
                 ordered=True,
-                help="click the ships in the order their cards are numbered (IO-9.3.2)",
             )
         )
     towing = [ship for ship in ships if state.ships[ship].towing is not None]
     if towing:
-        fields.append(
-            MenuField(
-                name="release_tows",
-                label="Release tows",
-                kind="many",
-                choices=[MenuChoice(value=ship, label=name(state, ship)) for ship in towing],
-                help="let go of the ship in tow first (IO-5.3)",
-            )
-        )
+        release = "let go of the ship in tow first (IO-5.3)"
+        fields.append(unit_picks(state, "release_tows", "Release tows", towing, release))
     return MenuOrder(
         key="assign_orders",
         type="assign_orders",

@@ -173,6 +173,14 @@ def play(
     )
 
 
+def unit_picks(
+    state: IronOakState, field: str, label: str, units: Sequence[str], help: str, **more: Any
+) -> MenuField:
+    """A field that picks several of ``units`` (clicked on the board)."""
+    choices = [MenuChoice(value=unit, label=name(state, unit)) for unit in units]
+    return MenuField(name=field, label=label, kind="many", choices=choices, help=help, **more)
+
+
 def words(value: Any) -> str:
     """An id in words (``engine_stopped`` -> ``engine stopped``)."""
     return str(value).replace("_", " ")
