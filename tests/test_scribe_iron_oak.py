@@ -456,6 +456,20 @@ def _steps(a: list[int], b: list[int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
+def test_the_usual_fire_declaration_is_one_click() -> None:
+    """IO-3.3.2 B, IO-6.0: besides declaring fires one by one, the menu proposes each unit's
+    guns that bear on the target most of them reach, given with no field to fill."""
+    orders, _ = _positions(FIXTURES / "games/iron_oak/mobile_bay-fort-magazine.wake.json")
+    state, event = next(
+        (s, e) for s, e in orders if e.command["type"] == "declare_fire" and e.command["fires"]
+    )
+    proposed, *_ = T.menu(None, state, event.side)
+    assert proposed.key == "declare_fire:proposed" and "Declare fire: " in proposed.label
+    command = build_command(proposed, {})
+    assert command["fires"] == event.command["fires"]
+    assert _refusal(state, event.side, proposed, {}) is None
+
+
 def test_a_fort_sections_repair_party_is_named_by_its_dotted_id() -> None:
     """IO-3.1.1: a repair party on a fort section may be told which critical to work on; the
     section's id holds a dot, and the menu's ``repair.<unit>`` field puts it whole under

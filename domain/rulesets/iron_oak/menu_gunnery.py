@@ -11,8 +11,9 @@ targets a unit may take (option ``who_fires``) and which fires the cards name ar
 from __future__ import annotations
 
 from domain.errors import WakeError
-from domain.rulesets.iron_oak import gunnery
+from domain.rulesets.iron_oak import bot, gunnery
 from domain.rulesets.iron_oak.basics import Side
+from domain.rulesets.iron_oak.commands import DeclareFire
 from domain.rulesets.iron_oak.menu_parts import (
     card_detail,
     card_name,
@@ -92,17 +93,50 @@ def declare_orders(state: IronOakState, side: Side) -> list[MenuOrder]:
         cards = _card_field(state, side, fires)
         if cards is not None:
             fields.append(cards)
-    return [
-        MenuOrder(
-            key="declare_fire",
-            type="declare_fire",
-            label="Declare fire" if fires else "Declare fire (no gun bears on a target)",
-            side=side,
-            fields=fields,
-            units=units,
-            rule="IO-3.3.2",
-        )
-    ]
+    declare = MenuOrder(
+        key="declare_fire",
+        type="declare_fire",
+        label="Declare fire" if fires else "Declare fire (no gun bears on a target)",
+        side=side,
+        fields=fields,
+        units=units,
+        rule="IO-3.3.2",
+    )
+    proposed = _proposed(state, side, fires)
+    return [proposed, declare] if proposed is not None else [declare]
+
+
+def _proposed(state: IronOakState, side: Side, fires: list[MenuChoice]) -> MenuOrder | None:
+    """The usual declaration in one click: each unit with the guns that bear on the target
+    most of them reach (the bot's choice, IO-6.0), and the gunnery cards to play on them."""
+    proposal = bot.bot_command(state, side)
+    if not isinstance(proposal, DeclareFire) or not proposal.fires:
+        return None
+    picked = [fire.model_dump(mode="json") for fire in proposal.fires]
+    chosen = [c for c in fires if c.value in picked]
+    if len(chosen) != len(picked):  # pragma: no cover - the bot fires only where it may
+        return None
+    groups: dict[tuple[str, str], list[str]] = {}
+    for fire in proposal.fires:
+        gun = gunnery.guns_of(state, fire.firer)[fire.section].name
+        groups.setdefault((fire.firer, fire.target), []).append(gun)
+    summary = "; ".join(
+        f"{name(state, firer)} ({', '.join(guns)}) at {name(state, target)}"
+        for (firer, target), guns in groups.items()
+    )
+    cards = _card_field(state, side, chosen)
+    return MenuOrder(
+        key="declare_fire:proposed",
+        type="declare_fire",
+        label=f"Declare fire: {summary}",
+        side=side,
+        fixed={"fires": picked},
+        fields=[cards] if cards is not None else [],
+        units=list(dict.fromkeys(fire.firer for fire in proposal.fires)),
+        rule="IO-3.3.2",
+        help="each ship or fort section with the guns that bear on the target most of them "
+        "reach (IO-6.0); for any other fire, declare the fires one by one",
+    )
 
 
 def _card_field(state: IronOakState, side: Side, fires: list[MenuChoice]) -> MenuField | None:
