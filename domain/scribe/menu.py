@@ -43,15 +43,17 @@ class MenuChoice(_Plain):
     value: Json
     label: str
     detail: str = ""
-    #: the values earlier fields must hold for this choice to be open (field name -> value)
+    #: the values earlier fields must hold for this choice to be open (field name -> value);
+    #: a ``many`` field's choice may name the field itself: it is then open as the next value
+    #: when the values chosen before it are exactly that list (a path's next box)
     when: dict[str, Json] = Field(default_factory=dict)
 
 
 class MenuField(_Plain):
     """A field of an order still to be chosen."""
 
-    # where the value goes in the command: "target", "dials.victory" in a dict, or
-    # "groups[1].target" in the second item of a list (an air strike's groups)
+    # where the value goes in the command (``field_path``): "target", "dials.victory" in a
+    # dict, "clicks.1" or "groups[1].target" in a list
     name: str
     label: str
     kind: FieldKind = "one"
@@ -97,7 +99,9 @@ class MenuOrder(_Plain):
 
 
 def open_choices(field: MenuField, values: Mapping[str, Json]) -> list[MenuChoice]:
-    """The choices of ``field`` open with the ``values`` chosen so far (its ``when``)."""
+    """The choices of ``field`` open with the ``values`` chosen so far (its ``when``); for a
+    ``many`` field, ``values`` holds the field's own values so far (``[]`` before the first),
+    and the choices are those open as its next value."""
     return [
         choice
         for choice in field.choices
@@ -140,10 +144,10 @@ def check_value(field: MenuField, value: Json, values: Mapping[str, Json]) -> Js
     if field.kind == "many":
         if not isinstance(value, list | tuple):
             raise InvalidCommand(f"{label}: choose a list of values")
-        allowed_values = [c.value for c in open_choices(field, values)]
         chosen = list(value)
-        for item in chosen:
-            if item not in allowed_values:
+        for i, item in enumerate(chosen):  # each value with the ones before it (``when``)
+            so_far = {**values, field.name: chosen[:i]}
+            if item not in [c.value for c in open_choices(field, so_far)]:
                 raise InvalidCommand(f"{label}: not one of the choices open now")
         if field.distinct and len({_key(v) for v in chosen}) != len(chosen):
             raise InvalidCommand(f"{label}: each value at most once")
@@ -222,37 +226,67 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
 
 
 def _put(command: dict[str, Json], path: str, value: Json) -> None:
-    """Set ``value`` at a dotted ``path`` (``dials.victory``, ``groups[1].target``), making
-    the dicts and lists on the way (a list is padded with empty ones up to the index)."""
+    """Set ``value`` at ``path`` (:func:`field_path`), making the dicts and lists on the way
+    (a list is padded up to the index)."""
     keys = _path(path)
     here: Any = command
     for key, after in itertools.pairwise(keys):
         make = list if isinstance(after, int) else dict
         if isinstance(here, list):
-            _pad(here, key, make)
-            if not isinstance(here[key], make):
-                here[key] = make()
-            here = here[key]
+            _pad(here, int(key), make)
+            if not isinstance(here[int(key)], list | dict):
+                here[int(key)] = make()
+            here = here[int(key)]
         else:
-            if not isinstance(here.get(key), make):
+            key = str(key)
+            if not isinstance(here.get(key), list | dict):
                 here[key] = make()
             here = here[key]
     last = keys[-1]
     if isinstance(here, list):
-        _pad(here, last, dict)
-    here[last] = value
+        _pad(here, int(last), lambda: None)
+        here[int(last)] = value
+    else:
+        here[str(last)] = value
 
 
-def _path(path: str) -> list[Any]:
-    """A field's path as keys: ``groups[1].target`` is ``["groups", 1, "target"]``."""
-    keys: list[Any] = []
-    for part in path.split("."):
-        name, bracket, index = part.partition("[")
-        keys.append(name)
+def field_path(*keys: str | int) -> str:
+    """The path of a value inside a command, for :attr:`MenuField.name`: ``("dials",
+    "victory")`` -> ``dials.victory``; a number indexes a list (``("clicks", 1)`` ->
+    ``clicks.1``); a dot inside a key is escaped, so a fort section's id
+    ``fort_gaines.north_face`` stays one key."""
+    return ".".join(
+        str(k) if isinstance(k, int) else k.replace("\\", "\\\\").replace(".", "\\.")
+        for k in keys
+    )
+
+
+def _path(path: str) -> list[str | int]:
+    """A field's path as keys: ``groups[1].target`` and ``groups.1.target`` are
+    ``["groups", 1, "target"]``; ``repair.fort\\.north`` is ``["repair", "fort.north"]``."""
+    keys: list[str | int] = []
+    part, escaped = "", False
+    segments: list[str] = []
+    for char in path:
+        if escaped:
+            part += char
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == ".":
+            segments.append(part)
+            part = ""
+        else:
+            part += char
+    segments.append(part)
+    for segment in segments:
+        name, bracket, index = segment.partition("[")
         if bracket and index.endswith("]") and index[:-1].isdigit():
-            keys.append(int(index[:-1]))
-        elif bracket:
-            keys[-1] = part
+            keys += [name, int(index[:-1])]
+        elif segment.isdigit():
+            keys.append(int(segment))
+        else:
+            keys.append(segment)
     return keys
 
 
@@ -304,12 +338,12 @@ _ABSENT = object()
 def _get(command: Mapping[str, Json], path: str) -> Json:
     here: Json = command
     for key in _path(path):
-        if isinstance(key, int):
-            if not isinstance(here, list) or key >= len(here):
-                return _ABSENT
-        elif not isinstance(here, Mapping) or key not in here:
+        if isinstance(here, list | tuple) and isinstance(key, int) and key < len(here):
+            here = here[key]
+        elif isinstance(here, Mapping) and str(key) in here:
+            here = here[str(key)]
+        else:
             return _ABSENT
-        here = here[key]
     return here
 
 

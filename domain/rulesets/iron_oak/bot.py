@@ -22,7 +22,6 @@ from domain.errors import WakeError
 from domain.rulesets.iron_oak import crossing_t, gunnery, movement, ramming
 from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import (
-    ORDER_KINDS,
     AssignOrders,
     CardPlay,
     ChooseCollateral,
@@ -44,9 +43,10 @@ from domain.rulesets.iron_oak.orders import (
     candidate_details,
     check_order,
     edge_cell,
-    order_content,
+    open_card,
     paths,
     retire_edge,
+    seal_card,
 )
 from domain.rulesets.iron_oak.repair import check_repair_party, repair_target
 from domain.rulesets.iron_oak.sequence import (
@@ -59,7 +59,6 @@ from domain.rulesets.iron_oak.sequence import (
     under_command,
 )
 from domain.rulesets.iron_oak.state import Cell, IronOakState
-from domain.sealed import Commitment, seal, verify_reveal
 
 
 def bot_command(state: IronOakState, side: str | None) -> Any:
@@ -214,12 +213,7 @@ def _goal(state: IronOakState, ship: str) -> Cell | None:
 
 def _orders(state: IronOakState, side: Side) -> AssignOrders:
     ships = under_command(state, side)
-    seals = {
-        ship: seal(
-            order_content(ship, state.turn, plan_order(state, ship)), bot_salt(state, ship)
-        ).digest
-        for ship in ships
-    }
+    seals = {ship: seal_card(state, ship, plan_order(state, ship)) for ship in ships}
     numbers: dict[str, int] = {}
     if state.options.mode == "alternating":
         start = 1 if side == state.scenario.first_player else 2
@@ -232,12 +226,10 @@ def _orders(state: IronOakState, side: Side) -> AssignOrders:
 
 def own_order(state: IronOakState, ship: str) -> str:
     """Open the bot's own sealed card by trying each order kind with its salt."""
-    digest = Commitment(digest=state.orders[ship].digest)
-    salt = bot_salt(state, ship)
-    for kind in ORDER_KINDS:
-        if verify_reveal(digest, order_content(ship, state.turn, kind), salt):
-            return kind
-    raise ValueError(f"the bot cannot open the order card on {ship}")  # pragma: no cover
+    kind = open_card(state, ship)
+    if kind is None:
+        raise ValueError(f"the bot cannot open the order card on {ship}")  # pragma: no cover
+    return kind
 
 
 def _reveal(state: IronOakState, side: Side) -> RevealOrder | None:

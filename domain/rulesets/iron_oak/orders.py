@@ -33,6 +33,7 @@ from domain.rulesets.iron_oak import (
 )
 from domain.rulesets.iron_oak.basics import Edge, Side
 from domain.rulesets.iron_oak.commands import (
+    ORDER_KINDS,
     AssignOrders,
     CardPlay,
     RespondMovement,
@@ -55,7 +56,7 @@ from domain.rulesets.iron_oak.turn_events import (
     ShipAnchored,
     paused,
 )
-from domain.sealed import Commitment, verify_reveal
+from domain.sealed import Commitment, seal, verify_reveal
 
 MOVES = ("maneuver_0", "maneuver_1", "maneuver_2")
 
@@ -89,6 +90,28 @@ def bot_salt(state: IronOakState, ship: str, turn: int | None = None) -> str:
     """The salt of a computer player's order card: reproducible from the game's seed (or id)."""
     t = state.turn if turn is None else turn
     return hashlib.sha256(f"wake-io-order:{state.salt_base}:{t}:{ship}".encode()).hexdigest()
+
+
+def seal_card(state: IronOakState, ship: str, order: str) -> str:
+    """The digest of ``order`` sealed on ``ship``'s card this turn with the salt a computer
+    player derives from ``state`` (:func:`bot_salt`): the bot's cards, and a scribe's side's
+    cards sealed from that side's own secret (``Ruleset.with_bot_secret``)."""
+    return seal(order_content(ship, state.turn, order), bot_salt(state, ship)).digest
+
+
+def open_card(state: IronOakState, ship: str) -> str | None:
+    """The order on ``ship``'s sealed card this turn, opened by trying each order kind with
+    the salt :func:`seal_card` uses; None when that salt does not open it (a card sealed with
+    another secret, or with a salt of a person's own, ``wake seal``)."""
+    sealed = state.orders.get(ship)
+    if sealed is None:
+        return None
+    digest = Commitment(digest=sealed.digest)
+    salt = bot_salt(state, ship)
+    for kind in ORDER_KINDS:
+        if verify_reveal(digest, order_content(ship, state.turn, kind), salt):
+            return kind
+    return None
 
 
 # --------------------------------------------------------------------------- Order Phase

@@ -15,7 +15,7 @@ from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.iron_oak import bot, orders, rules, view
+from domain.rulesets.iron_oak import bot, menu, orders, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
 from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
@@ -37,6 +37,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CardsDealt,
     CollateralAwaited,
 )
+from domain.scribe.menu import MenuOrder
 
 _ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
 DATA_PARTS = ("ships", "forts", "cards", "tables")
@@ -167,6 +168,14 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def with_bot_secret(self, state: IronOakState, secret: str) -> IronOakState:
         """The bot's sealed orders take their salts from ``secret`` (issue 12)."""
         return state.model_copy(update={"salt_base": secret})
+
+    def order_menu(self, state: IronOakState, side: str | None) -> list[MenuOrder]:
+        return menu.order_menu(state, side)
+
+    def seal_order(
+        self, state: IronOakState, side: str | None, order: MenuOrder, values: Mapping[str, Any]
+    ) -> Any:
+        return menu.seal_order(state, side, order, values)
 
     def read_model(self, state: IronOakState) -> GameView:
         return view.read_model(state)

@@ -192,6 +192,16 @@ def ship_name(ship_id: str, card: ShipCard) -> str:
     return f"{ship_id.replace('_', ' ').title()} ({card.name} card)"
 
 
+def unit_name(state: IronOakState, unit_id: str) -> str:
+    """A ship's or fort section's display name: ``CSS Virginia``, ``Fort Morgan: Main bastion``."""
+    if unit_id in state.ships:
+        return ship_name(unit_id, state.card(unit_id))
+    sec = state.sections[unit_id]
+    fort = state.fort_card(sec.fort)
+    card = next(s for s in fort.sections if s.id == sec.section)
+    return f"{fort.name}: {card.name}"
+
+
 def box_label(box: Box, fort: bool = False) -> str:
     """Short text for a box: depth, bank, current arrow (double for rapid), markers, fort."""
     parts = [f"depth {box.depth}"]
@@ -369,7 +379,7 @@ def _section_unit(state: IronOakState, sec: FortSectionState) -> UnitView:
     return UnitView(
         id=sec.id,
         side=sec.side,
-        name=f"{fort.name}: {card.name}",
+        name=unit_name(state, sec.id),
         kind="fort",
         status="destroyed" if sec.destroyed else "active",
         damage=sec.hits,
