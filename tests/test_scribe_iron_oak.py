@@ -32,6 +32,7 @@ from domain.scribe.menu import (
     MenuField,
     MenuOrder,
     build_command,
+    field_path,
     match_command,
     open_choices,
 )
@@ -472,8 +473,8 @@ def test_the_usual_fire_declaration_is_one_click() -> None:
 
 def test_a_fort_sections_repair_party_is_named_by_its_dotted_id() -> None:
     """IO-3.1.1: a repair party on a fort section may be told which critical to work on; the
-    section's id holds a dot, and the menu's ``repair.<unit>`` field puts it whole under
-    ``repair`` (only the first dot splits)."""
+    section's id holds a dot, and the menu's ``repair`` field (``field_path("repair", unit)``,
+    the dot escaped) puts it whole under ``repair``."""
     state, _ = _first("mobile_bay-fire5.wake.json", "status", "CSA")
     rules: IronOakState = state.rules
     unit = next(iter(rules.sections))
@@ -488,9 +489,9 @@ def test_a_fort_sections_repair_party_is_named_by_its_dotted_id() -> None:
     )
     rules = rules.model_copy(update={"sections": {**rules.sections, unit: section}})
     (order,) = [o for o in io_menu.order_menu(rules, "CSA") if o.type == "status"]
-    field = order.field(f"repair.{unit}")
+    field = order.field(field_path("repair", unit))
     assert [c.value for c in field.choices] == ["armament", "jam"] and field.optional
-    command = build_command(order, {f"repair.{unit}": "jam"})
+    command = build_command(order, {field.name: "jam"})
     assert command["repair"] == {unit: "jam"}
     events = state.ruleset.decide(rules, "CSA", state.ruleset.parse_command(command), SeededDice(3))
     assert any("repair jam" in str(getattr(e, "purpose", "")) for e in events)
