@@ -17,6 +17,7 @@ ruleset's ``decide`` does, and a refusal names the rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,11 +50,15 @@ class MenuChoice(_Plain):
 class MenuField(_Plain):
     """A field of an order still to be chosen."""
 
-    name: str  # where the value goes in the command: "target", or "dials.victory" in a dict
+    #: where the value goes in the command: "target"; "dials.victory" in a dict; a number
+    #: indexes a list ("clicks.0", a point's "move_to.0"/"move_to.1")
+    name: str
     label: str
     kind: FieldKind = "one"
     choices: list[MenuChoice] = Field(default_factory=list)
-    optional: bool = False  # may be left unset (the command keeps its default)
+    #: may be left unset (the command keeps its default); an optional ``one`` field none of
+    #: whose choices is open with the earlier values is left out (a joint beyond the speed)
+    optional: bool = False
     min_count: int = 0  # many: how many values at least / at most
     max_count: int | None = None
     ordered: bool = False  # many: the order of the values matters (a path, a stack of dials)
@@ -108,7 +113,7 @@ def missing(order: MenuOrder, values: Mapping[str, Json]) -> list[MenuField]:
     for field in order.fields:
         value = values.get(field.name)
         if field.kind == "point":
-            if value is None:
+            if value is None and not field.optional:
                 out.append(field)
         elif field.kind == "many":
             if len(value or []) < field.min_count:
@@ -200,6 +205,8 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
     command: dict[str, Json] = {"type": order.type, **_deep_copy(order.fixed)}
     checked: dict[str, Json] = {}
     for field in order.fields:
+        if field.name not in values and _not_open(field, checked):
+            continue
         raw = values.get(field.name, field.default)
         if raw is None:
             if field.kind == "many" and field.min_count == 0:
@@ -218,17 +225,41 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
     return command
 
 
+def _not_open(field: MenuField, values: Mapping[str, Json]) -> bool:
+    """An optional choice none of whose values is open with the earlier ``values``: it does
+    not apply (a joint beyond the speed chosen), so its default is not used either."""
+    return field.optional and field.kind == "one" and not open_choices(field, values)
+
+
 def _put(command: dict[str, Json], path: str, value: Json) -> None:
-    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dicts on the way."""
-    *parents, last = path.split(".")
-    here = command
-    for part in parents:
-        nxt = here.get(part)
-        if not isinstance(nxt, dict):
-            nxt = {}
-            here[part] = nxt
+    """Set ``value`` at a dotted ``path`` (``dials.victory``), making the dicts on the way; a
+    number indexes a list (``clicks.1``, made and padded with None as needed)."""
+    parts = path.split(".")
+    here: Any = command
+    for part, after in pairwise(parts):
+        nxt = _child(here, part)
+        wanted: type = list if after.isdigit() else dict
+        if not isinstance(nxt, dict | list):
+            nxt = wanted()
+            _set(here, part, nxt)
         here = nxt
-    here[last] = value
+    _set(here, parts[-1], value)
+
+
+def _child(here: Any, part: str) -> Json:
+    if isinstance(here, list):
+        index = int(part)
+        return here[index] if index < len(here) else None
+    return here.get(part)
+
+
+def _set(here: Any, part: str, value: Json) -> None:
+    if isinstance(here, list):
+        index = int(part)
+        here.extend([None] * (index + 1 - len(here)))
+        here[index] = value
+    else:
+        here[part] = value
 
 
 def _deep_copy(value: Json) -> Json:
@@ -255,6 +286,8 @@ def match_command(
         if field.kind == "point":
             x, y = _get(command, field.x_name), _get(command, field.y_name)
             if x is _ABSENT or y is _ABSENT:
+                if field.optional:
+                    continue
                 return None
             values[field.name] = [x, y]
         else:
@@ -274,9 +307,12 @@ _ABSENT = object()
 def _get(command: Mapping[str, Json], path: str) -> Json:
     here: Json = command
     for part in path.split("."):
-        if not isinstance(here, Mapping) or part not in here:
+        if isinstance(here, list | tuple) and part.isdigit() and int(part) < len(here):
+            here = here[int(part)]
+        elif isinstance(here, Mapping) and part in here:
+            here = here[part]
+        else:
             return _ABSENT
-        here = here[part]
     return here
 
 
