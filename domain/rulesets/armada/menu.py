@@ -122,8 +122,7 @@ def _own(state: ArmadaState, side: str, names: dict[str, str], legal: list[Any])
 
 def _deployment(state: ArmadaState, side: str, names: dict[str, str]) -> list[MenuOrder]:
     """SWA-SETUP: a ship into the deployment zone, or a turn's squadrons near a friendly ship."""
-    area = state.data.geometry.play_area
-    high = float(max(area.width, area.height))
+    bounds = ships.area(state)
     edge = state.scenario.deployment.get(side, "bottom")
     facing = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": 270.0}[edge]
     out: list[MenuOrder] = []
@@ -131,12 +130,11 @@ def _deployment(state: ArmadaState, side: str, names: dict[str, str]) -> list[Me
         card = state.card(ship_id)
         name = names[ship_id]
         fields = [
-            MenuField(
-                name="at",
-                label=f"Where {name} goes",
-                kind="point",
-                low=0.0,
-                high=high,
+            ships.point(
+                "at",
+                f"Where {name} goes",
+                bounds,
+                pair=False,
                 help="its whole base inside the deployment zone, clear of other units",
             ),
             MenuField(
@@ -172,14 +170,10 @@ def _deployment(state: ArmadaState, side: str, names: dict[str, str]) -> list[Me
     if count and waiting:
         exact = len(waiting) == count
         fields = [
-            MenuField(
-                name=f"squadrons.{sq}",
-                label=f"Where {names[sq]} goes",
-                kind="point",
-                low=0.0,
-                high=high,
-                x_name=f"squadrons.{sq}.0",
-                y_name=f"squadrons.{sq}.1",
+            ships.point(
+                f"squadrons.{sq}",
+                f"Where {names[sq]} goes",
+                bounds,
                 optional=not exact,
                 help="within distance 1-2 of a friendly ship",
             )
@@ -209,7 +203,8 @@ def dials_order(state: ArmadaState, side: str, names: dict[str, str]) -> MenuOrd
     goes under the ship's stack first), as many as each ship lacks."""
     fields = []
     for ship_id, count in dials_needed(state, side).items():
-        under = len(state.ships[ship_id].dials)
+        stack = len(state.ships[ship_id].dials)
+        under = f"{stack} dial{'s' if stack > 1 else ''}" if stack else ""
         fields.append(
             MenuField(
                 name=f"dials.{ship_id}",
@@ -221,8 +216,8 @@ def dials_order(state: ArmadaState, side: str, names: dict[str, str]) -> MenuOrd
                 ordered=True,
                 distinct=False,
                 secret=True,
-                help=f"under the {under} dial{'s' if under != 1 else ''} in its stack; "
-                "the first chosen is revealed first",
+                help=(f"under the {under} in its stack; " if under else "")
+                + "the first chosen is revealed first",
             )
         )
     return MenuOrder(

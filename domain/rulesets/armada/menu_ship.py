@@ -438,18 +438,25 @@ def _joint(
 # --------------------------------------------------------------------------- squadrons
 
 
-def _area(state: ArmadaState, margin: float = 0.0) -> tuple[float, float]:
-    area = state.data.geometry.play_area
-    return (-margin, max(area.width, area.height) + margin)
+def area(state: ArmadaState, margin: float = 0.0) -> tuple[float, float]:
+    """The bounds of a click on the play area (widened by ``margin`` mm)."""
+    table = state.data.geometry.play_area
+    return (-margin, max(table.width, table.height) + margin)
 
 
-def _where(
-    state: ArmadaState, squadron: str, name: str, label: str, *, pair: bool, optional: bool
+def point(
+    name: str,
+    label: str,
+    bounds: tuple[float, float],
+    *,
+    pair: bool = True,
+    optional: bool = False,
+    help: str = "",
 ) -> MenuField:
-    """A squadron's destination, a click within its move (SWA-3.1)."""
-    reach = move_reach(state, squadron)
-    low, high = _area(state, state.data.geometry.squadron_base_radius)
+    """A click on the table: stored as ``[x, y]`` at ``name`` (``pair``: a squadron's position
+    in a dict or a ``move_to``), else as the order's ``x`` and ``y``."""
     x_name, y_name = (f"{name}.0", f"{name}.1") if pair else ("x", "y")
+    low, high = bounds
     return MenuField(
         name=name,
         label=label,
@@ -459,8 +466,18 @@ def _where(
         x_name=x_name,
         y_name=y_name,
         optional=optional,
-        help=f"up to {reach:g} mm, not onto a ship or a squadron",
+        help=help,
     )
+
+
+def _where(
+    state: ArmadaState, squadron: str, name: str, label: str, *, pair: bool, optional: bool
+) -> MenuField:
+    """A squadron's destination, a click within its move (SWA-3.1)."""
+    reach = move_reach(state, squadron)
+    bounds = area(state, state.data.geometry.squadron_base_radius)
+    where = f"up to {reach:g} mm, not onto a ship or a squadron"
+    return point(name, label, bounds, pair=pair, optional=optional, help=where)
 
 
 def squadron_activations(state: ArmadaState, side: str, names: Names) -> list[MenuOrder]:
@@ -550,18 +567,9 @@ def placing(state: ArmadaState, side: str, names: Names) -> list[MenuOrder]:
     displaced = state.displaced
     if displaced is None or displaced.placer != side:
         return []
-    low, high = _area(state)
+    touching = f"touching {names[displaced.ship]}, or a squadron touching it"
     fields = [
-        MenuField(
-            name=f"positions.{sq}",
-            label=f"Where {names[sq]} goes",
-            kind="point",
-            low=low,
-            high=high,
-            x_name=f"positions.{sq}.0",
-            y_name=f"positions.{sq}.1",
-            help=f"touching {names[displaced.ship]}, or a squadron touching it",
-        )
+        point(f"positions.{sq}", f"Where {names[sq]} goes", area(state), help=touching)
         for sq in displaced.squadrons
     ]
     return [
