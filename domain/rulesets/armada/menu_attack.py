@@ -71,6 +71,11 @@ def _declaration(
     orders: list[DeclareAttack],
 ) -> MenuOrder:
     by_ship = attacker in state.ships
+    fixed: dict[str, Any] = {"attacker": attacker}
+    zones = list(dict.fromkeys(order.zone for order in orders))
+    if by_ship and len(zones) == 1:
+        fixed["zone"] = zones[0]  # one hull zone has targets: a target is clicked at once
+    chosen = by_ship and "zone" not in fixed
     reach: dict[tuple[str | None, str], list[str]] = {}  # (zone, target) -> details
     target_zones: list[MenuChoice] = []
     for order in orders:
@@ -84,12 +89,12 @@ def _declaration(
                     label=words.zone(order.defending_zone),
                     detail=detail,
                     when={"zone": order.zone, "defender": order.defender}
-                    if by_ship
+                    if chosen
                     else {"defender": order.defender},
                 )
             )
     fields: list[MenuField] = []
-    if by_ship:
+    if chosen:
         fields.append(_attacking_zones([zone for zone, _ in reach]))
     fields.append(
         MenuField(
@@ -100,7 +105,7 @@ def _declaration(
                     value=defender,
                     label=names[defender],
                     detail=("hull zones in reach: " if on_ship else "") + ", ".join(details),
-                    when={"zone": zone} if by_ship else {},
+                    when={"zone": zone} if chosen else {},
                 )
                 for (zone, defender), details in reach.items()
             ],
@@ -111,12 +116,13 @@ def _declaration(
             MenuField(name="defending_zone", label="Target's hull zone", choices=target_zones)
         )
     defenders = list(dict.fromkeys(order.defender for order in orders))
+    source = f" from its {words.zone(fixed['zone'])}" if "zone" in fixed else ""
     return MenuOrder(
         key=f"attack:{attacker}:{'ship' if on_ship else 'squadron'}",
         type="attack",
-        label=f"{names[attacker]} attacks {'a ship' if on_ship else 'a squadron'}",
+        label=f"{names[attacker]} attacks {'a ship' if on_ship else 'a squadron'}{source}",
         side=side,
-        fixed={"attacker": attacker},
+        fixed=fixed,
         fields=fields,
         units=[attacker, *defenders],
         rule="SWA-ATK 1" if by_ship else "SWA-3.2",

@@ -341,24 +341,29 @@ def _maneuver(
         s for s in range(ship.speed - steps, ship.speed + steps + 1) if 0 <= s <= card.max_speed
     ]
     limits = {s: damaged_yaw_limits(yaw_limits(card, s), effects) for s in speeds}
-    fields = [
-        MenuField(
-            name="speed",
-            label="Speed",
-            choices=[
-                MenuChoice(value=s, label=f"speed {s}", detail=_change(s - ship.speed))
-                for s in speeds
-            ],
-            default=ship.speed,
+    fixed: dict[str, Json] = {"ship": ship.id, "navigate_dial": dial, "navigate_token": token}
+    fields: list[MenuField] = []
+    if len(speeds) == 1:
+        fixed["speed"] = ship.speed  # nothing to choose: the joints are open at once
+    else:
+        fields.append(
+            MenuField(
+                name="speed",
+                label="Speed",
+                choices=[
+                    MenuChoice(value=s, label=f"speed {s}", detail=_change(s - ship.speed))
+                    for s in speeds
+                ],
+                default=ship.speed,
+            )
         )
-    ]
     if dial:
         raisable = [
             MenuChoice(
                 value=j,
                 label=f"joint {j}",
                 detail=f"{limit} to {limit + 1} clicks",
-                when={"speed": s},
+                when=_at(s, speeds),
             )
             for s in speeds
             for j, limit in enumerate(limits[s], start=1)
@@ -393,12 +398,17 @@ def _maneuver(
         type="maneuver",
         label=f"Maneuver {names[ship.id]}{paid}",
         side=side,
-        fixed={"ship": ship.id, "navigate_dial": dial, "navigate_token": token},
+        fixed=fixed,
         fields=fields,
         units=[ship.id],
         rule="SWA-R3" if dial or token else "SWA-2.3",
         help="ends the activation",
     )
+
+
+def _at(speed: int, speeds: list[int]) -> dict[str, Json]:
+    """The ``when`` of a choice open at ``speed`` (none when the speed is not a choice)."""
+    return {"speed": speed} if len(speeds) > 1 else {}
 
 
 def _change(by: int) -> str:
@@ -415,7 +425,7 @@ def _joint(
         if speed < joint:
             continue
         limit = limits[speed][joint - 1]
-        when = {"speed": speed}
+        when = _at(speed, speeds)
         choices += [
             MenuChoice(value=c, label=words.clicks(c), when=when) for c in range(-limit, limit + 1)
         ]
