@@ -546,11 +546,9 @@ def test_an_order_type_the_menu_does_not_know_comes_from_the_legal_orders() -> N
 # --------------------------------------------------------------------------- the core's paths
 
 
-def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out() -> None:
-    """The generic core (issue 20) as Armada's maneuver and squadron moves need it: a number in
-    a field's path indexes a list (one field per joint, a point as ``[x, y]``), an optional
-    choice with nothing open is left out (its default too), an optional point may be left
-    unset, and ``match_command`` inverts all three."""
+def _course() -> MenuOrder:
+    """A maneuver-like order: a speed, one optional joint field per speed with its clicks open
+    at that speed (default straight), an optional move given as ``[x, y]``."""
     joints = [
         MenuField(
             name=f"clicks.{j}",
@@ -566,7 +564,7 @@ def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out(
         )
         for j in range(2)
     ]
-    order = MenuOrder(
+    return MenuOrder(
         key="m",
         type="maneuver",
         label="Maneuver",
@@ -589,6 +587,14 @@ def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out(
             ),
         ],
     )
+
+
+def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out() -> None:
+    """The generic core (issue 20) as Armada's maneuver and squadron moves need it: a number in
+    a field's path indexes a list (one field per joint, a point as ``[x, y]``), an optional
+    choice with nothing open is left out (its default too), an optional point may be left
+    unset, and ``match_command`` inverts all three."""
+    order = _course()
     assert missing(order, {"speed": 2}) == []
     assert build_command(order, {"speed": 1}) == {
         "type": "maneuver",
@@ -612,3 +618,21 @@ def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out(
         "clicks.1": 0,
         "move_to": [5.0, 6.0],
     }
+
+
+def test_the_keyboard_leaves_out_a_joint_beyond_the_speed_and_an_unset_move() -> None:
+    """``wake play --interactive`` (issue 20 item 6) on such an order: a field none of whose
+    choices is open is not asked for, and an optional position may be left empty."""
+    from domain.cli import interactive
+
+    answers = iter(["1", "3", ""])  # speed 1, joint 1 one click to starboard, no move
+    said: list[str] = []
+    command = interactive._fill(
+        None,  # type: ignore[arg-type]  # only a sealed order needs the store and the state
+        None,  # type: ignore[arg-type]
+        "a",
+        _course(),
+        lambda _: next(answers),
+        said.append,
+    )
+    assert command == {"type": "maneuver", "ship": "s", "speed": 1, "clicks": [1]}

@@ -57,6 +57,8 @@ def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
         say(f"  {field.help}")
     if field.kind in ("one", "many"):
         choices = open_choices(field, values)
+        if not choices and field.optional:
+            return None  # it does not apply with the values chosen (a joint beyond the speed)
         if not choices:
             raise InvalidCommand(f"{field.label}: nothing can be chosen now")
         for i, choice in enumerate(choices, start=1):
@@ -75,7 +77,10 @@ def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
             say(f"  numbers from 1 to {len(choices)}, separated by spaces")
     if field.kind == "point":
         while True:
-            words = _read(ask, f"  {field.label} (x y){secret}: ").replace(",", " ").split()
+            leave = ", empty to leave it" if field.optional else ""
+            words = _read(ask, f"  {field.label} (x y{leave}){secret}: ").replace(",", " ").split()
+            if not words and field.optional:
+                return None
             try:
                 return [float(words[0]), float(words[1])]
             except (IndexError, ValueError):
