@@ -622,7 +622,8 @@ def test_a_field_path_may_index_a_list_and_a_joint_beyond_the_speed_is_left_out(
 
 def test_the_keyboard_leaves_out_a_joint_beyond_the_speed_and_an_unset_move() -> None:
     """``wake play --interactive`` (issue 20 item 6) on such an order: a field none of whose
-    choices is open is not asked for, and an optional position may be left empty."""
+    choices is open is not asked for, an optional position may be left empty, and an empty
+    answer keeps a field's default."""
     from domain.cli import interactive
 
     answers = iter(["1", "3", ""])  # speed 1, joint 1 one click to starboard, no move
@@ -636,3 +637,20 @@ def test_the_keyboard_leaves_out_a_joint_beyond_the_speed_and_an_unset_move() ->
         said.append,
     )
     assert command == {"type": "maneuver", "ship": "s", "speed": 1, "clicks": [1]}
+    side = MenuField(
+        name="side",
+        label="Side",
+        choices=[MenuChoice(value="right", label="right"), MenuChoice(value="left", label="left")],
+        default="right",
+    )
+    order = _course().model_copy(update={"fields": [*_course().fields, side]})
+    answers = iter(["2", "", "", "", ""])  # speed 2, both joints and the side as they default
+    command = interactive._fill(
+        None,  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        "a",
+        order,
+        lambda _: next(answers),
+        said.append,
+    )
+    assert command is not None and command["clicks"] == [0, 0] and command["side"] == "right"

@@ -53,21 +53,21 @@ def _number(
 def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
     """Ask for one field's value, as the menu allows it."""
     secret = " (secret: only you see it)" if field.secret else ""
+    if field.kind in ("one", "many") and field.optional and not open_choices(field, values):
+        return None  # it does not apply with the values chosen (a joint beyond the speed)
     if field.help:
         say(f"  {field.help}")
     if field.kind in ("one", "many"):
         choices = open_choices(field, values)
-        if not choices and field.optional:
-            return None  # it does not apply with the values chosen (a joint beyond the speed)
         if not choices:
             raise InvalidCommand(f"{field.label}: nothing can be chosen now")
         for i, choice in enumerate(choices, start=1):
             detail = f" · {choice.detail}" if choice.detail else ""
             say(f"    {i}. {choice.label}{detail}")
         if field.kind == "one":
-            picked = _number(
-                ask, say, f"  {field.label}{secret}: ", len(choices), allow_empty=field.optional
-            )
+            empty = field.optional or field.default is not None  # the default then stands
+            prompt = f"  {field.label}{secret}: "
+            picked = _number(ask, say, prompt, len(choices), allow_empty=empty)
             return None if picked is None else choices[picked].value
         while True:
             answer = _read(ask, f"  {field.label}{secret} (numbers separated by spaces): ")
