@@ -53,6 +53,8 @@ def _number(
 def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
     """Ask for one field's value, as the menu allows it."""
     secret = " (secret: only you see it)" if field.secret else ""
+    if field.kind in ("one", "many") and field.optional and not open_choices(field, values):
+        return None  # it does not apply with the values chosen (a joint beyond the speed)
     if field.help:
         say(f"  {field.help}")
     if field.kind in ("one", "many"):
@@ -63,9 +65,9 @@ def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
             detail = f" · {choice.detail}" if choice.detail else ""
             say(f"    {i}. {choice.label}{detail}")
         if field.kind == "one":
-            picked = _number(
-                ask, say, f"  {field.label}{secret}: ", len(choices), allow_empty=field.optional
-            )
+            empty = field.optional or field.default is not None  # the default then stands
+            prompt = f"  {field.label}{secret}: "
+            picked = _number(ask, say, prompt, len(choices), allow_empty=empty)
             return None if picked is None else choices[picked].value
         while True:
             answer = _read(ask, f"  {field.label}{secret} (numbers separated by spaces): ")
@@ -75,7 +77,10 @@ def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
             say(f"  numbers from 1 to {len(choices)}, separated by spaces")
     if field.kind == "point":
         while True:
-            words = _read(ask, f"  {field.label} (x y){secret}: ").replace(",", " ").split()
+            leave = ", empty to leave it" if field.optional else ""
+            words = _read(ask, f"  {field.label} (x y{leave}){secret}: ").replace(",", " ").split()
+            if not words and field.optional:
+                return None
             try:
                 return [float(words[0]), float(words[1])]
             except (IndexError, ValueError):

@@ -58,7 +58,9 @@ class MenuField(_Plain):
     label: str
     kind: FieldKind = "one"
     choices: list[MenuChoice] = Field(default_factory=list)
-    optional: bool = False  # may be left unset (the command keeps its default)
+    #: may be left unset (the command keeps its default); an optional ``one`` field none of
+    #: whose choices is open with the earlier values is left out (a joint beyond the speed)
+    optional: bool = False
     min_count: int = 0  # many: how many values at least / at most
     max_count: int | None = None
     ordered: bool = False  # many: the order of the values matters (a path, a stack of dials)
@@ -115,7 +117,7 @@ def missing(order: MenuOrder, values: Mapping[str, Json]) -> list[MenuField]:
     for field in order.fields:
         value = values.get(field.name)
         if field.kind == "point":
-            if value is None:
+            if value is None and not field.optional:
                 out.append(field)
         elif field.kind == "many":
             if len(value or []) < field.min_count:
@@ -207,6 +209,8 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
     command: dict[str, Json] = {"type": order.type, **_deep_copy(order.fixed)}
     checked: dict[str, Json] = {}
     for field in order.fields:
+        if field.name not in values and _not_open(field, checked):
+            continue
         raw = values.get(field.name, field.default)
         if raw is None:
             if field.kind == "many" and field.min_count == 0:
@@ -223,6 +227,12 @@ def build_command(order: MenuOrder, values: Mapping[str, Json]) -> dict[str, Jso
         elif value is not None:
             _put(command, field.name, value)
     return command
+
+
+def _not_open(field: MenuField, values: Mapping[str, Json]) -> bool:
+    """An optional choice none of whose values is open with the earlier ``values``: it does
+    not apply (a joint beyond the speed chosen), so its default is not used either."""
+    return field.optional and field.kind == "one" and not open_choices(field, values)
 
 
 def _put(command: dict[str, Json], path: str, value: Json) -> None:
@@ -319,6 +329,8 @@ def match_command(
         if field.kind == "point":
             x, y = _get(command, field.x_name), _get(command, field.y_name)
             if x is _ABSENT or y is _ABSENT:
+                if field.optional:
+                    continue
                 return None
             values[field.name] = [x, y]
         else:

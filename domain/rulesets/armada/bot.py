@@ -33,7 +33,12 @@ from domain.errors import WakeError
 from domain.frozen import changed
 from domain.rulesets.armada import attack_bot
 from domain.rulesets.armada.arcs import distance_between
-from domain.rulesets.armada.command_phase import bot_salt, dial_content, dials_needed
+from domain.rulesets.armada.command_phase import (
+    bot_salt,
+    dial_content,
+    dials_needed,
+    seal_dials,
+)
 from domain.rulesets.armada.commands import (
     ActivateSquadron,
     DeployShip,
@@ -90,7 +95,7 @@ from domain.rulesets.armada.state import (
     ShipState,
     SquadronActivation,
 )
-from domain.sealed import Commitment, seal, verify_reveal
+from domain.sealed import Commitment, verify_reveal
 
 CLOSING = 150.0
 """mm a round the bot expects the fleets to close by, when planning dials ahead."""
@@ -260,17 +265,11 @@ def plan_command(state: ArmadaState, ship: ShipState, rounds_ahead: int) -> Comm
 
 
 def _dials(state: ArmadaState, side: str) -> SetDials:
-    dials: dict[str, list[str]] = {}
+    plan: dict[str, list[CommandName]] = {}
     for ship_id, count in dials_needed(state, side).items():
         ship = state.ships[ship_id]
-        digests = []
-        for k in range(count):
-            slot = ship.next_slot + k
-            command = plan_command(state, ship, len(ship.dials) + k)
-            salt = bot_salt(state, ship_id, slot)
-            digests.append(seal(dial_content(ship_id, slot, command), salt).digest)
-        dials[ship_id] = digests
-    return SetDials(dials=dials)
+        plan[ship_id] = [plan_command(state, ship, len(ship.dials) + k) for k in range(count)]
+    return seal_dials(state, plan)
 
 
 # --------------------------------------------------------------------------- ship phase

@@ -12,6 +12,7 @@ dial can be revealed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 
 from domain.errors import IllegalCommand, InvalidCommand, WrongSide
 from domain.events import DomainEvent
@@ -21,7 +22,7 @@ from domain.rulesets.armada.commands import SetDials
 from domain.rulesets.armada.events import DialRevealed, DialsAssigned
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.state import ArmadaState, CommandName, Dial, with_ship
-from domain.sealed import Commitment
+from domain.sealed import Commitment, seal
 
 RULE = "SWA-R2"
 
@@ -34,6 +35,20 @@ def dial_content(ship: str, slot: int, command: CommandName) -> dict[str, str | 
 def bot_salt(state: ArmadaState, ship: str, slot: int) -> str:
     """The salt of a computer player's dial: reproducible from the game's seed (or id)."""
     return hashlib.sha256(f"wake-swa-dial:{state.salt_base}:{ship}:{slot}".encode()).hexdigest()
+
+
+def seal_dials(state: ArmadaState, plan: Mapping[str, Sequence[CommandName]]) -> SetDials:
+    """The ``set_dials`` order sealing ``plan`` (ship -> its new dials' commands, the first
+    placed first) with :func:`bot_salt`: the bot's own dials, and a player's chosen at a
+    scribe's table from the state carrying that player's secret."""
+    dials: dict[str, list[str]] = {}
+    for ship_id, commands in plan.items():
+        digests = []
+        for slot, command in enumerate(commands, start=state.ships[ship_id].next_slot):
+            content = dial_content(ship_id, slot, command)
+            digests.append(seal(content, bot_salt(state, ship_id, slot)).digest)
+        dials[ship_id] = digests
+    return SetDials(dials=dials)
 
 
 def dials_needed(state: ArmadaState, side: str) -> dict[str, int]:

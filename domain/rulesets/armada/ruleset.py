@@ -15,7 +15,15 @@ from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
 from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
-from domain.rulesets.armada import bot, command_phase, integration, passing, rules, view
+from domain.rulesets.armada import (
+    bot,
+    command_phase,
+    integration,
+    menu,
+    passing,
+    rules,
+    view,
+)
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
@@ -27,6 +35,7 @@ from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
 from domain.rulesets.armada.summaries import GLOSSARY, RULE_SUMMARIES
+from domain.scribe.menu import MenuOrder
 
 _ORDERS = OrderParser(ArmadaCommand, "Star Wars: Armada")
 SEALED = "sealed"
@@ -103,6 +112,17 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
             if command not in found:
                 found.append(command)
         return found
+
+    def order_menu(self, state: ArmadaState, side: str | None) -> list[MenuOrder]:
+        """Deployment, sealed dials, activations, maneuvers, squadrons and attacks (issue 20)."""
+        acting = side is not None and side in to_act(state)
+        return menu.order_menu(state, side, self.legal_commands(state, side) if acting else [])
+
+    def seal_order(
+        self, state: ArmadaState, side: str | None, order: MenuOrder, values: Mapping[str, Any]
+    ) -> Any:
+        """The side's command dials sealed with the bot's salts from ``state`` (SWA-R2)."""
+        return menu.seal_order(state, side, order, values)
 
     def bot_command(self, state: ArmadaState, side: str | None) -> Any:
         return bot.bot_command(state, side)
