@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from domain.dice import (
     CustomDie,
@@ -66,6 +67,25 @@ def _frac(value: Fraction | int) -> str:
     return str(Fraction(value))
 
 
+# Exact odds are computed once per distinct roll (expression, modifiers' sum, floor, target):
+# a game throws the same few rolls again and again, and Fraction arithmetic is slow.
+
+
+@lru_cache(maxsize=4096)
+def _p_at_least(expr: Expr, shift: int, floor: int | None, target: int) -> Fraction:
+    return p_at_least(modified_distribution(expr, [Modifier(shift, "", "")], floor), target)
+
+
+@lru_cache(maxsize=4096)
+def _p_opposed(
+    actor: Expr, actor_shift: int, opponent: Expr, opponent_shift: int, floor: int | None
+) -> tuple[Fraction, Fraction]:
+    """(P(actor > opponent), P(opponent > actor))."""
+    a_dist = modified_distribution(actor, [Modifier(actor_shift, "", "")], floor)
+    o_dist = modified_distribution(opponent, [Modifier(opponent_shift, "", "")], floor)
+    return p_greater(a_dist, o_dist), p_greater(o_dist, a_dist)
+
+
 def target_roll(
     dice: DiceSource,
     *,
@@ -83,8 +103,7 @@ def target_roll(
     expr = _expr(expression)
     first = dice.position
     roll = _throw(dice, expr, side, modifiers, floor)
-    dist = modified_distribution(expr, modifiers, floor)
-    p = p_at_least(dist, target)
+    p = _p_at_least(expr, sum(m.value for m in modifiers), floor, target)
     ok = roll.total >= target
     return DiceRolled(
         purpose=purpose,
@@ -129,10 +148,13 @@ def opposed_roll(
     first = dice.position
     a_roll = _throw(dice, a_expr, side, actor_modifiers, floor)
     o_roll = _throw(dice, o_expr, opponent_side, opponent_modifiers, floor)
-    a_dist = modified_distribution(a_expr, actor_modifiers, floor)
-    o_dist = modified_distribution(o_expr, opponent_modifiers, floor)
-    p_win = p_greater(a_dist, o_dist)
-    p_lose = p_greater(o_dist, a_dist)
+    p_win, p_lose = _p_opposed(
+        a_expr,
+        sum(m.value for m in actor_modifiers),
+        o_expr,
+        sum(m.value for m in opponent_modifiers),
+        floor,
+    )
     win = a_roll.total > o_roll.total
     tie = a_roll.total == o_roll.total
     neutral = tie and tie_label is not None  # a tie to be rolled again favours nobody
