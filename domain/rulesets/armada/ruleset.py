@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar, Literal
 
 import orjson
@@ -125,6 +125,15 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
+
+    def activation_key(self, state: ArmadaState) -> Hashable | None:
+        """A ship's activation (SWA-2), with the squadrons its Squadron command activates, or a
+        squadron's in the Squadron Phase (SWA-3); None between activations."""
+        if state.activation is not None:
+            return ("ship", state.round, state.activation.ship)
+        if state.squadron_activation is not None:
+            return ("squadron", state.round, state.squadron_activation.squadron)
+        return None
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """An attack is one episode, from its declaration to its end (SWA-ATK 1–6)."""
