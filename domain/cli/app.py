@@ -30,6 +30,7 @@ from rich.progress import (
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
+from domain.cli.analyse import analyse_command, check_imported_analysis, exported_analysis
 from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
 from domain.cli.fork import fork_command, variations_command
 from domain.cli.report import report_command
@@ -469,6 +470,7 @@ def import_(
                     _say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
+                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
                 st.import_game(
                     rec.header,
                     rec.events,
@@ -476,6 +478,7 @@ def import_(
                     rec.signatures or (),
                     annotations=rec.annotations or (),
                 )
+                exported_analysis(st, rec)
                 kept = len(rec.signatures or ())
                 signed = f" with {kept} signature(s)" if kept else ""
                 _say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
@@ -501,6 +504,9 @@ def export(
         str | None,
         typer.Option("--as", help="a side's view: hidden information redacted (not a record)"),
     ] = None,
+    analysis: Annotated[
+        bool, typer.Option("--analysis", help="with the stored analysis (`wake analyse`)")
+    ] = False,
     store: StoreOpt = None,
 ) -> None:
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
@@ -520,6 +526,7 @@ def export(
                 reveal,
                 st.signatures(game_id),
                 annotations=st.annotations(game_id),
+                analysis=exported_analysis(st, game_id) if analysis else None,
             )
         else:
             state = new_game(header)
@@ -1093,6 +1100,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
+                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
                 st.import_game(
                     rec.header,
                     rec.events,
@@ -1100,6 +1108,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
                     rec.signatures or (),
                     annotations=rec.annotations or (),
                 )
+                exported_analysis(st, rec)
             progress.advance(task)
 
 
@@ -1165,6 +1174,7 @@ app.command("variations")(variations_command)
 app.command("annotate")(annotate_command)
 app.command("annotations")(annotations_command)
 app.command("withdraw-annotation")(withdraw_command)
+app.command("analyse")(analyse_command)
 
 
 def _internal(exc: BaseException) -> str:
