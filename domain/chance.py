@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 
 from domain.dice import (
     CustomDie,
@@ -72,13 +73,13 @@ def _frac(value: Fraction | int) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _p_at_least(expr: Expr, shift: int, floor: int | None, target: int) -> Fraction:
+def _p_at_least(expr: Any, shift: int, floor: int | None, target: int) -> Fraction:
     return p_at_least(modified_distribution(expr, [Modifier(shift, "", "")], floor), target)
 
 
 @lru_cache(maxsize=4096)
 def _p_opposed(
-    actor: Expr, actor_shift: int, opponent: Expr, opponent_shift: int, floor: int | None
+    actor: Any, actor_shift: int, opponent: Any, opponent_shift: int, floor: int | None
 ) -> tuple[Fraction, Fraction]:
     """(P(actor > opponent), P(opponent > actor))."""
     a_dist = modified_distribution(actor, [Modifier(actor_shift, "", "")], floor)
@@ -103,7 +104,7 @@ def target_roll(
     expr = _expr(expression)
     first = dice.position
     roll = _throw(dice, expr, side, modifiers, floor)
-    p = _p_at_least(expr, sum(m.value for m in modifiers), floor, target)
+    p = _p_at_least(cast(Hashable, expr), sum(m.value for m in modifiers), floor, target)
     ok = roll.total >= target
     return DiceRolled(
         purpose=purpose,
@@ -149,9 +150,9 @@ def opposed_roll(
     a_roll = _throw(dice, a_expr, side, actor_modifiers, floor)
     o_roll = _throw(dice, o_expr, opponent_side, opponent_modifiers, floor)
     p_win, p_lose = _p_opposed(
-        a_expr,
+        cast(Hashable, a_expr),
         sum(m.value for m in actor_modifiers),
-        o_expr,
+        cast(Hashable, o_expr),
         sum(m.value for m in opponent_modifiers),
         floor,
     )

@@ -17,11 +17,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 __all__ = [
     "ARMADA_BLACK",
@@ -465,11 +465,11 @@ def modified_distribution(
 ) -> Distribution:
     """Exact distribution of the modified result of ``expr``."""
     # the result depends only on the modifiers' sum: computed once per (expression, sum, floor)
-    return dict(_modified(expr, sum(m.value for m in modifiers), floor))
+    return dict(_modified(cast(Hashable, expr), sum(m.value for m in modifiers), floor))
 
 
 @lru_cache(maxsize=4096)
-def _modified(expr: Expr, shift: int, floor: int | None) -> tuple[tuple[int, Fraction], ...]:
+def _modified(expr: Any, shift: int, floor: int | None) -> tuple[tuple[int, Fraction], ...]:
     out: Distribution = {}
     for value, p in expr.distribution().items():
         key = value + shift if floor is None else max(floor, value + shift)

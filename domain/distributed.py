@@ -84,23 +84,23 @@ class DaskRunner:
 
     def __init__(self, address: str | None = None, workers: int = 2, timeout: float = 30) -> None:
         import dask
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # untyped library
 
         self._cluster = None
         # tasks are small and pure: no work stealing surprises, no spilling of tiny results
         dask.config.set({"distributed.worker.daemon": False})
         try:
             if address is None:
-                self._cluster = LocalCluster(
+                self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
                     silence_logs=40,
                 )
-                self.client = Client(self._cluster, timeout=timeout)
+                self.client = Client(self._cluster, timeout=timeout)  # type: ignore[no-untyped-call]
             else:
-                self.client = Client(address, timeout=timeout)
+                self.client = Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterUnavailable(
@@ -127,15 +127,15 @@ class DaskRunner:
     def run(self, fn: Callable[[Any, T], R], shared: Any, items: Iterable[T]) -> Iterator[R]:
         from distributed import as_completed
 
-        handle = self.client.scatter(shared, broadcast=True, hash=False)
+        handle = self.client.scatter(shared, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
         futures = [self.client.submit(fn, handle, item, pure=False) for item in items]
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
                 future.release()
         finally:
             for future in futures:
-                future.cancel()
+                future.cancel()  # type: ignore[no-untyped-call]
 
     def close(self) -> None:
         client = getattr(self, "client", None)

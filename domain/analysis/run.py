@@ -143,7 +143,7 @@ def recheck(
         )
     if list(analysis.points) != plan(header, facts, spec.every):
         return "its decision points are not this game's"
-    needs = wanted(analysis.points)
+    needs: dict[tuple[int, str], PointRecord] = {k: v for k, v in wanted(analysis.points).items()}
     found = {e.key: e for e in analysis.estimates}
     if len(found) != len(analysis.estimates):
         return "it has two estimates for one position"

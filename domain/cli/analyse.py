@@ -65,7 +65,7 @@ def analyse_command(
         chosen = every or default_every(header.ruleset.id)
         if chosen not in EVERY:
             raise InvalidCommand(f"--every must be one of {', '.join(EVERY)}, not {chosen!r}")
-        spec = spec_for(header, chosen, rollouts)  # type: ignore[arg-type]
+        spec = spec_for(header, chosen, rollouts)
         points = plan(header, facts, spec.every)
         known = stored.begin(st, game, spec)
         pool = runner(scheduler, workers)
