@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks.bench_viewer
 	$(BIN)/python -m tests.benchmarks.bench_store
 	$(BIN)/python -m tests.benchmarks.bench_armada
+	$(BIN)/python -m tests.benchmarks.bench_rollouts
 	$(BIN)/python -m tests.benchmarks.bench_browser
 
 lint: $(STAMP)

@@ -265,6 +265,56 @@ def annotations_stream_id(game_id: str) -> UUID:
     return uuid5(_ANNOTATIONS_NAMESPACE, game_id)
 
 
+_ANALYSIS_NAMESPACE: Final = UUID("0c5b1f0e-24e7-4c53-9d0e-7a1e2f6b8d24")
+
+
+def analysis_stream_id(game_id: str) -> UUID:
+    """Where the store keeps a game's analysis."""
+    return uuid5(_ANALYSIS_NAMESPACE, game_id)
+
+
+class GameAnalysis(Aggregate):
+    """A game's analysis by bot rollouts (issue 24; ``domain.analysis.stored``), beside the game
+    like its annotations: the spec it was started with and its estimates, never in its chain."""
+
+    TOPIC = "wake.GameAnalysis/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "wake.GameAnalysis.Created/1"
+        game_id: str
+
+    class Started(Aggregate.Event):
+        TOPIC = "wake.GameAnalysis.Started/1"
+        spec: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            found = cast(GameAnalysis, aggregate)
+            found.spec = self.spec
+            found.estimates = []
+
+    class Estimated(Aggregate.Event):
+        TOPIC = "wake.GameAnalysis.Estimated/1"
+        estimate: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            cast(GameAnalysis, aggregate).estimates.append(self.estimate)
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.spec: dict[str, Any] | None = None
+        self.estimates: list[dict[str, Any]] = []
+
+    @classmethod
+    def begin(cls, game_id: str) -> GameAnalysis:
+        return cls._create(cls.Created, id=analysis_stream_id(game_id), game_id=game_id)
+
+    def start(self, spec: dict[str, Any]) -> None:
+        self.trigger_event(self.Started, spec=spec)
+
+    def add(self, estimate: dict[str, Any]) -> None:
+        self.trigger_event(self.Estimated, estimate=estimate)
+
+
 _SEED_NAMESPACE: Final = UUID("6f1d3c2e-7a51-4f0e-9a57-2c1b8e0d4a11")
 
 
@@ -436,6 +486,10 @@ STORED_TOPICS: Final[Mapping[str, type[Any]]] = MappingProxyType(
         ScribeLinks.TOPIC: ScribeLinks,
         ScribeLinks.Created.TOPIC: ScribeLinks.Created,
         ScribeLinks.Added.TOPIC: ScribeLinks.Added,
+        GameAnalysis.TOPIC: GameAnalysis,
+        GameAnalysis.Created.TOPIC: GameAnalysis.Created,
+        GameAnalysis.Started.TOPIC: GameAnalysis.Started,
+        GameAnalysis.Estimated.TOPIC: GameAnalysis.Estimated,
     }
 )
 _BAD_BODY = (KeyError, IndexError, TypeError, ValueError, AttributeError)

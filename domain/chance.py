@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any, cast
 
 from domain.dice import (
     CustomDie,
@@ -100,6 +102,23 @@ def _announce(
                 groups=tuple((side, role, tuple(group)) for side, role, group in groups),
             )
         )
+# Exact odds are computed once per distinct roll (expression, modifiers' sum, floor, target):
+# a game throws the same few rolls again and again, and Fraction arithmetic is slow.
+
+
+@lru_cache(maxsize=4096)
+def _p_at_least(expr: Any, shift: int, floor: int | None, target: int) -> Fraction:
+    return p_at_least(modified_distribution(expr, [Modifier(shift, "", "")], floor), target)
+
+
+@lru_cache(maxsize=4096)
+def _p_opposed(
+    actor: Any, actor_shift: int, opponent: Any, opponent_shift: int, floor: int | None
+) -> tuple[Fraction, Fraction]:
+    """(P(actor > opponent), P(opponent > actor))."""
+    a_dist = modified_distribution(actor, [Modifier(actor_shift, "", "")], floor)
+    o_dist = modified_distribution(opponent, [Modifier(opponent_shift, "", "")], floor)
+    return p_greater(a_dist, o_dist), p_greater(o_dist, a_dist)
 
 
 def target_roll(
@@ -120,8 +139,7 @@ def target_roll(
     _announce(dice, purpose, rule, [(side, "", expr.dice)])
     first = dice.position
     roll = _throw(dice, expr, side, modifiers, floor)
-    dist = modified_distribution(expr, modifiers, floor)
-    p = p_at_least(dist, target)
+    p = _p_at_least(cast(Hashable, expr), sum(m.value for m in modifiers), floor, target)
     ok = roll.total >= target
     return DiceRolled(
         purpose=purpose,
@@ -172,10 +190,13 @@ def opposed_roll(
     first = dice.position
     a_roll = _throw(dice, a_expr, side, actor_modifiers, floor)
     o_roll = _throw(dice, o_expr, opponent_side, opponent_modifiers, floor)
-    a_dist = modified_distribution(a_expr, actor_modifiers, floor)
-    o_dist = modified_distribution(o_expr, opponent_modifiers, floor)
-    p_win = p_greater(a_dist, o_dist)
-    p_lose = p_greater(o_dist, a_dist)
+    p_win, p_lose = _p_opposed(
+        cast(Hashable, a_expr),
+        sum(m.value for m in actor_modifiers),
+        cast(Hashable, o_expr),
+        sum(m.value for m in opponent_modifiers),
+        floor,
+    )
     win = a_roll.total > o_roll.total
     tie = a_roll.total == o_roll.total
     neutral = tie and tie_label is not None  # a tie to be rolled again favours nobody

@@ -17,11 +17,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 __all__ = [
     "ARMADA_BLACK",
@@ -373,6 +373,11 @@ def parse(text: str) -> Expr:
     """
     if not isinstance(text, str):
         raise DiceError(f"dice text must be a string, got {text!r}")
+    return _parse(text)  # expressions are frozen: each text is parsed once
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> Expr:
 
     def fail(why: str) -> DiceError:
         return DiceError(f"bad dice expression {text!r}: {why}")
@@ -459,11 +464,17 @@ def modified_distribution(
     expr: Expr, modifiers: Sequence[Modifier] = (), floor: int | None = None
 ) -> Distribution:
     """Exact distribution of the modified result of ``expr``."""
+    # the result depends only on the modifiers' sum: computed once per (expression, sum, floor)
+    return dict(_modified(cast(Hashable, expr), sum(m.value for m in modifiers), floor))
+
+
+@lru_cache(maxsize=4096)
+def _modified(expr: Any, shift: int, floor: int | None) -> tuple[tuple[int, Fraction], ...]:
     out: Distribution = {}
     for value, p in expr.distribution().items():
-        key = apply_modifiers(value, modifiers, floor)
+        key = value + shift if floor is None else max(floor, value + shift)
         out[key] = out.get(key, Fraction(0)) + p
-    return out
+    return tuple(out.items())
 
 
 # --------------------------------------------------------------------------- probability helpers

@@ -18,7 +18,7 @@ ruleset itself, so the rulesets sit above it and nothing here depends on them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -237,6 +237,12 @@ class Ruleset(ABC, Generic[S, C]):
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada
         attack: declared, decided step by step, ended). ``explain`` shows every event and roll
         of the episode an event belongs to. Default: no episodes."""
+        return None
+
+    def activation_key(self, state: S) -> Hashable | None:
+        """What activation ``state`` is in, for analysis points one per activation (an Armada
+        ship's or squadron's activation): equal keys, the same activation. Default: None, and
+        ``domain.analysis`` groups a side's consecutive orders instead."""
         return None
 
     def rule_summary(self, rule_id: str) -> str:

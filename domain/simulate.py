@@ -10,13 +10,15 @@ from __future__ import annotations
 import math
 import uuid
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.engine import Fact, Session, header_for
+from domain.distributed import Runner, runner
+from domain.engine import Fact, Session, header_for, new_game
+from domain.fastplay import FastGame, play_out
 from domain.header import GameHeader
+from domain.ruleset import get_ruleset
 
 SIM_NAMESPACE = uuid.UUID("6f1f4a52-55f0-4d0c-9a43-1c1f2b6a9c01")
 MAX_ORDERS = 200_000
@@ -56,12 +58,19 @@ def play_one(
         options=options,
         title=f"simulation seed {seed}",
     )
-    session = Session(header)
-    for _ in range(MAX_ORDERS):
-        if session.submit_bot() is None:
-            break
-    state = session.state
-    view = state.ruleset.read_model(state.rules)
+    session: Session | None = None
+    if keep_log:
+        session = Session(header)
+        for _ in range(MAX_ORDERS):
+            if session.submit_bot() is None:
+                break
+        state = session.state
+        rules, seq, orders, result = state.rules, state.seq, state.commands, state.result
+    else:  # the fast path: the same events, no log (tests/test_fastplay.py)
+        game = play_out(FastGame.from_state(new_game(header)), seed, max_orders=MAX_ORDERS)
+        rules, seq, orders, result = game.rules, game.seq, game.commands, game.result
+    ruleset = get_ruleset(ruleset_id)
+    view = ruleset.read_model(rules)
     damage: Counter[str] = Counter()
     lost: Counter[str] = Counter()
     fielded: Counter[str] = Counter()
@@ -73,7 +82,6 @@ def play_one(
         damage[kind] += min(unit.damage, unit.strength)
         if unit.status != "active":
             lost[kind] += 1
-    result = state.result
     return GameOutcome(
         seed=seed,
         winner=result.winner if result else None,
@@ -81,13 +89,13 @@ def play_one(
         reason=result.reason if result else "unfinished",
         vp={s.id: s.vp for s in view.sides},
         turns=view.turn,
-        events=state.seq,
-        orders=state.commands,
+        events=seq,
+        orders=orders,
         damage_by_class=dict(damage),
         lost_by_class=dict(lost),
         fielded_by_class=dict(fielded),
         header=header if keep_log else None,
-        facts=session.facts if keep_log else None,
+        facts=session.facts if session is not None else None,
     )
 
 
@@ -144,6 +152,26 @@ def summarise(outcomes: Sequence[GameOutcome], sides: Sequence[str]) -> Summary:
     return summary
 
 
+def _play(shared: tuple[str, dict[str, Any], dict[str, Any], bool], seed: int) -> GameOutcome:
+    ruleset_id, scenario, options, keep_log = shared
+    return play_one(ruleset_id, scenario, options, seed, keep_log)
+
+
+def play_stream(
+    ruleset_id: str,
+    scenario: Mapping[str, Any],
+    seeds: Sequence[int],
+    *,
+    options: Mapping[str, Any],
+    runner: Runner,
+    keep_logs: bool = False,
+) -> Iterator[GameOutcome]:
+    """Play a game per seed on ``runner`` and yield each outcome as it arrives (in any order):
+    a caller streams them to a store or a file instead of holding them all."""
+    shared = (ruleset_id, dict(scenario), dict(options), keep_logs)
+    return runner.run(_play, shared, seeds)
+
+
 def simulate(
     ruleset_id: str,
     scenario: Mapping[str, Any],
@@ -154,24 +182,38 @@ def simulate(
     workers: int = 0,
     keep_logs: bool = False,
     progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> list[GameOutcome]:
-    """Play ``games`` bot games (seeds base_seed..), in ``workers`` processes (0: one per CPU;
-    1: in this process). Outcomes come back in seed order."""
+    """Play ``games`` bot games (seeds base_seed..): in this process (``workers`` 1), on a local
+    Dask cluster of ``workers`` processes (0: one per CPU) or on the cluster at ``scheduler``.
+    Outcomes come back in seed order, the same whatever ran them."""
     seeds = [base_seed + k for k in range(games)]
+    pool = runner(scheduler, workers)
     outcomes: list[GameOutcome] = []
-    if workers == 1:
-        for seed in seeds:
-            outcomes.append(play_one(ruleset_id, scenario, options, seed, keep_logs))
+    try:
+        for outcome in play_stream(
+            ruleset_id, scenario, seeds, options=options, runner=pool, keep_logs=keep_logs
+        ):
+            outcomes.append(outcome)
             if progress:
                 progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=workers or None) as pool:
-            futures = [
-                pool.submit(play_one, ruleset_id, dict(scenario), dict(options), seed, keep_logs)
-                for seed in seeds
-            ]
-            for future in as_completed(futures):
-                outcomes.append(future.result())
-                if progress:
-                    progress(1)
+    finally:
+        pool.close()
     return sorted(outcomes, key=lambda o: o.seed)
+
+
+def outcome_line(outcome: GameOutcome) -> dict[str, Any]:
+    """One game as a JSON line of ``simulate --out`` (shards merge by concatenation)."""
+    return {
+        "seed": outcome.seed,
+        "winner": outcome.winner,
+        "finished": outcome.finished,
+        "reason": outcome.reason,
+        "vp": outcome.vp,
+        "turns": outcome.turns,
+        "events": outcome.events,
+        "orders": outcome.orders,
+        "damage_by_class": outcome.damage_by_class,
+        "lost_by_class": outcome.lost_by_class,
+        "fielded_by_class": outcome.fielded_by_class,
+    }

@@ -26,6 +26,7 @@ from domain.cli import (
     trust,
     verify,
 )
+from domain.cli.analyse import analyse_command
 from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
 from domain.cli.common import internal
 from domain.cli.fork import fork_command, variations_command
@@ -68,6 +69,7 @@ app.command("variations")(variations_command)
 app.command("annotate")(annotate_command)
 app.command("annotations")(annotations_command)
 app.command("withdraw-annotation")(withdraw_command)
+app.command("analyse")(analyse_command)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from domain.cli import render
+from domain.cli.analyse import check_imported_analysis, exported_analysis
 from domain.cli.common import StoreOpt, errors, progress_bar
 from domain.cli.listing import list_
 from domain.engine import apply_fact, new_game
@@ -43,6 +44,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
                 verify_record(rec)
+                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
                 st.import_game(
                     rec.header,
                     rec.events,
@@ -50,6 +52,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
                     rec.signatures or (),
                     annotations=rec.annotations or (),
                 )
+                exported_analysis(st, rec)
             progress.advance(task)
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.cli.analyse import check_imported_analysis, exported_analysis
 from domain.cli.common import StoreOpt, check_side, errors, internal, progress_bar, say
 from domain.engine import GameState, apply_fact, decode, new_game
 from domain.errors import WakeError
@@ -38,6 +39,7 @@ def import_(
                     say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
                 verify_record(rec)
+                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
                 st.import_game(
                     rec.header,
                     rec.events,
@@ -45,6 +47,7 @@ def import_(
                     rec.signatures or (),
                     annotations=rec.annotations or (),
                 )
+                exported_analysis(st, rec)
                 kept = len(rec.signatures or ())
                 signed = f" with {kept} signature(s)" if kept else ""
                 say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
@@ -69,6 +72,9 @@ def export(
         str | None,
         typer.Option("--as", help="a side's view: hidden information redacted (not a record)"),
     ] = None,
+    analysis: Annotated[
+        bool, typer.Option("--analysis", help="with the stored analysis (`wake analyse`)")
+    ] = False,
     store: StoreOpt = None,
 ) -> None:
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
@@ -88,6 +94,7 @@ def export(
                 reveal,
                 st.signatures(game_id),
                 annotations=st.annotations(game_id),
+                analysis=exported_analysis(st, game_id) if analysis else None,
             )
         else:
             state = new_game(header)

@@ -134,9 +134,7 @@ def report_lines(label: str, report: RerunReport) -> list[str]:
         where.append(f"order #{report.refusal.order} refused")
     recorded = report.recorded_end.result if report.recorded_end else "(cannot be replayed)"
     again = report.rerun_end.result
-    outcome = (
-        f"same result ({recorded})" if recorded == again else f"result {recorded} -> {again}"
-    )
+    outcome = f"same result ({recorded})" if recorded == again else f"result {recorded} -> {again}"
     # the single-game report without its title and ruling lines (the status line says them)
     detail = [line for line in report.lines()[1:] if not line.startswith("ruling: ")]
     return [f"{label}: CHANGED ({rules}) - {'; '.join(where)}; {outcome}"] + [

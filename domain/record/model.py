@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.analysis.model import Analysis
 from domain.annotations import MAX_ANNOTATIONS, Annotation
 from domain.clock import TIME_PATTERN
 from domain.engine import Fact
@@ -104,6 +105,11 @@ class Record(_Model):
         default=None,
         max_length=MAX_SIGNATURES,
         description="optional; outside the chain, so adding one changes no digest",
+    )
+    analysis: Analysis | None = Field(
+        default=None,
+        description="optional win-probability analysis by bot rollouts (issue 24); outside the "
+        "chain and not signed: an import re-runs a sample of it and refuses one that differs",
     )
     annotations: list[Annotation] | None = Field(
         default=None,

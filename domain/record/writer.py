@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from domain.analysis.model import Analysis
 from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordError
@@ -24,6 +25,7 @@ def build_record(
     seed_reveal: SeedSecret | None = None,
     signatures: Sequence[Signature] = (),
     annotations: Sequence[Annotation] = (),
+    analysis: Analysis | None = None,
 ) -> Record:
     """Assemble the record of a game from its header and facts (and the revealed seed of a
     game whose header commits to it, the signatures kept with it and its standing
@@ -67,6 +69,7 @@ def build_record(
         seed_reveal=seed_reveal,
         signatures=list(signatures) or None,
         annotations=list(annotations) or None,
+        analysis=analysis,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -82,6 +85,8 @@ def dumps(record: Record) -> str:
         absent.add("signatures")
     if not record.annotations:
         absent.add("annotations")
+    if record.analysis is None:
+        absent.add("analysis")
     body = record.model_dump(mode="json", exclude=absent or None)
     if record.format_version == 1:  # format 1 had no times: its text stays as it was
         for command in body["commands"]:
@@ -96,6 +101,7 @@ def write_record(
     seed_reveal: SeedSecret | None = None,
     signatures: Sequence[Signature] = (),
     annotations: Sequence[Annotation] = (),
+    analysis: Analysis | None = None,
 ) -> str:
     """Render (and with ``path``, atomically write) the record of a game (with its standing
     ``annotations``, if any); returns its text.
@@ -106,7 +112,7 @@ def write_record(
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts, seed_reveal, signatures, annotations))
+    text = dumps(build_record(header, facts, seed_reveal, signatures, annotations, analysis))
     if path is not None:
         write_text_atomic(text, path)
     return text

@@ -40,6 +40,7 @@ from domain.rulesets.armada.attack_state import (
     SquadronDefender,
 )
 from domain.rulesets.armada.damage_dealing import hull_of
+from domain.rulesets.armada.geocache import obstacles_key, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.maneuvering import obstacle_shapes
 from domain.rulesets.armada.sight import Sight, trace
@@ -161,11 +162,38 @@ def measure(
 ) -> Measured:
     """SWA-ATK 1 / SWA-RNG: arc, range and distance bands, line of sight and obstruction from
     ``attacker`` (its ``zone`` for a ship) to ``defender`` (its ``defending_zone`` for a
-    ship)."""
+    ship).
+
+    Remembered per the positions that decide it (:mod:`.geocache`): the units', the other
+    ships' in play and the obstacles'."""
+    defender_is_ship = defender in state.ships
+    engaged = (not defender_is_ship) and _engaged_elsewhere(state, defender, attacker)
+    key = (
+        "measure",
+        unit_key(state, attacker),
+        zone,
+        unit_key(state, defender),
+        defending_zone,
+        ships_in_play(state, (attacker, defender)),
+        obstacles_key(state),
+        engaged,
+    )
+    return state.data.memo(
+        key, lambda: _measure(state, attacker, zone, defender, defending_zone, engaged)
+    )
+
+
+def _measure(
+    state: ArmadaState,
+    attacker: str,
+    zone: Zone | None,
+    defender: str,
+    defending_zone: Zone | None,
+    engaged: bool,
+) -> Measured:
     bands = state.data.geometry.range_bands
     obstacles, ships = _obstructions(state, (attacker, defender))
     defender_is_ship = defender in state.ships
-    engaged = (not defender_is_ship) and _engaged_elsewhere(state, defender, attacker)
     if attacker in state.ships:
         assert zone is not None
         placed = state.placed(attacker)

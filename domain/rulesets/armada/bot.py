@@ -456,7 +456,14 @@ def _clearance(pose: Pose, width: float, height: float) -> float:
     return min(limits) if limits else math.inf
 
 
-def _course_score(state: ArmadaState, ship: ShipState, pose: Pose, size: Size, speed: int) -> float:
+def _course_score(
+    state: ArmadaState,
+    ship: ShipState,
+    pose: Pose,
+    size: Size,
+    speed: int,
+    nearest: tuple[ShipState | None, float] | None = None,
+) -> float:
     """A course's value before overlaps: close on the nearest enemy ship to about medium
     range with it ahead, keep clear of the edges, and keep room ahead for next round's move
     at this speed."""
@@ -469,7 +476,7 @@ def _course_score(state: ArmadaState, ship: ShipState, pose: Pose, size: Size, s
     next_move = max(1, speed) * (tool.first_segment + tool.part_segment) + size.length / 2
     room = _clearance(pose, area.width, area.height)
     score -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
-    enemy, _ = nearest_enemy(state, ship)
+    enemy, _ = nearest if nearest is not None else nearest_enemy(state, ship)
     if enemy is not None:
         ex, ey = enemy.pose.position
         d = math.dist(pose.position, (ex, ey))
@@ -509,12 +516,13 @@ def _maneuver(state: ArmadaState, ship: ShipState) -> Maneuver:
     ]
     ranked: list[tuple[float, int, tuple[int, ...], Side, Pose]] = []
     effects = face_up_effects(state, ship.id)
+    nearest = nearest_enemy(state, ship)  # the same for every course scored
     for speed in speeds:
         for course in courses(damaged_yaw_limits(yaw_limits(card, speed), effects)):
             for side in ("right", "left") if course else ("right",):
                 tool_side: Side = "right" if side == "right" else "left"
                 pose = quick_final(mover.start, mover.size, mover.tool, course, tool_side)
-                value = _course_score(state, ship, pose, mover.size, speed) - (
+                value = _course_score(state, ship, pose, mover.size, speed, nearest) - (
                     3.0 if speed == 0 else 0.0
                 )
                 ranked.append((value, speed, course, tool_side, pose))

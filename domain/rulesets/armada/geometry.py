@@ -127,7 +127,7 @@ class Disc:
         if not self.radius > 0:
             raise ValueError(f"a disc needs a positive radius, got {self.radius}")
 
-    @property
+    @cached_property
     def point(self) -> Any:
         return Point(self.centre)
 

@@ -115,8 +115,13 @@ class Mover:
         return execute(self.start, self.size, self.tool, course, side).final
 
     def overlaps_tool(self, course: Sequence[int], side: Side) -> bool:
-        move = execute(self.start, self.size, self.tool, course, side)
-        return move.overlaps_tool(self.base(move.final))
+        def make() -> bool:
+            move = execute(self.start, self.size, self.tool, course, side)
+            return move.overlaps_tool(self.base(move.final))
+
+        # pure geometry of the hull, base, tool and start pose: remembered with the data
+        key = ("tool", self.hull.id, self.size, self.start, tuple(course), side)
+        return self.state.data.memo(key, make)
 
     def ships_hit(self, pose: Pose) -> tuple[str, ...]:
         return ships_overlapped(self.base(pose), self.others)

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar, Literal
+
+import orjson
 
 from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
@@ -27,10 +29,10 @@ from domain.rulesets.armada import (
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
-from domain.rulesets.armada.data import resolve_data
+from domain.rulesets.armada.data import ArmadaData, resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
 from domain.rulesets.armada.options import resolve_options
-from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
+from domain.rulesets.armada.scenario import Scenario, load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
@@ -79,7 +81,7 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
         return [(s["id"], s["name"]) for s in scenario["scenario"]["sides"]]
 
     def initial_state(self, header: GameHeader) -> ArmadaState:
-        scenario, data = load_resolved(header.scenario)
+        scenario, data = _loaded(header.scenario)
         # the seed, or the line's first game id: a variation seals as its parent did
         salt_base = header.salt_base
         return initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
@@ -144,6 +146,15 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
 
+    def activation_key(self, state: ArmadaState) -> Hashable | None:
+        """A ship's activation (SWA-2), with the squadrons its Squadron command activates, or a
+        squadron's in the Squadron Phase (SWA-3); None between activations."""
+        if state.activation is not None:
+            return ("ship", state.round, state.activation.ship)
+        if state.squadron_activation is not None:
+            return ("squadron", state.round, state.squadron_activation.squadron)
+        return None
+
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """An attack is one episode, from its declaration to its end (SWA-ATK 1–6)."""
         if isinstance(event, AttackDeclared) and not event.additional:
@@ -177,3 +188,23 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
             hidden = {ship: [SEALED] * len(d) for ship, d in dials.items()}
             return event.model_copy(update={"command": {"type": "set_dials", "dials": hidden}})
         return event
+
+
+_LOADED: dict[bytes, tuple[Scenario, ArmadaData]] = {}
+_LOADED_LIMIT = 16
+
+
+def _loaded(data: Mapping[str, Any]) -> tuple[Scenario, ArmadaData]:
+    """``load_resolved``, once per distinct scenario and data: the models are frozen, so games
+    of the same scenario share them, and with them the data's geometry memo (a simulation's or
+    an analysis's games ask the same geometry questions)."""
+    try:
+        key = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return load_resolved(data)
+    found = _LOADED.get(key)
+    if found is None:
+        if len(_LOADED) >= _LOADED_LIMIT:
+            _LOADED.clear()
+        found = _LOADED[key] = load_resolved(data)
+    return found

@@ -242,18 +242,20 @@ class ArmadaState(_State):
         """The ship's shapes at its pose (bases, zones, arcs); one object per card and pose
         for the whole game (:meth:`.data.ArmadaData.memo`), so its shapes are computed once."""
         ship = self.ships[ship_id]
-        card = self.data.ships.get(ship.card)
-        pose = ship.pose
 
         def make() -> PlacedShip:
+            card = self.data.ships.get(ship.card)
             hull = self.data.ships.hull(card.hull_geometry)
-            return place_ship(hull, self.data.geometry.base_sizes[card.size], pose)
+            return place_ship(hull, self.data.geometry.base_sizes[card.size], ship.pose)
 
-        return self.data.memo(("placed", card.id, pose), make)
+        # keyed by the pose's numbers: building a Pose (validated) per look-up cost more
+        return self.data.memo(("placed", ship.card, ship.x, ship.y, ship.heading), make)
 
     def disc(self, squadron_id: str, at: tuple[float, float] | None = None) -> Disc:
-        squadron = self.squadrons[squadron_id]
-        return Disc(at or squadron.position, self.data.geometry.squadron_base_radius)
+        centre = at or self.squadrons[squadron_id].position
+        radius = self.data.geometry.squadron_base_radius
+        # one disc per centre, so its shapely point is built once
+        return self.data.memo(("disc", centre, radius), lambda: Disc(centre, radius))
 
     def ships_of(self, side: str) -> list[ShipState]:
         """The side's ships in play, in scenario order."""

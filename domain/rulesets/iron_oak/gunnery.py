@@ -471,8 +471,31 @@ def band_odds(
 ) -> dict[str, Fraction]:
     """The exact chance of each Standard Damage Chart band (IO-6.2) for these pools and
     modifiers, CR and DR floored at 1 (IO-6.2.1)."""
-    cr = modified_distribution(parse(pool), mods, 1)
-    dr = modified_distribution(parse(defence), shield_mods, 1)
+    # computed once per distinct shot: only the chart and the modifiers' sums change the odds;
+    # a chart is known by its content (each game loads its own copy of the same tables)
+    kept = _CHARTS.get(id(chart))
+    if kept is None or kept[0] is not chart:  # the chart is kept with its key: ids stay unique
+        if len(_CHARTS) >= 64:
+            _CHARTS.clear()
+        kept = _CHARTS[id(chart)] = (chart, chart.model_dump_json())
+    key = (kept[1], pool, sum(m.value for m in mods), defence, sum(m.value for m in shield_mods))
+    found = _BAND_ODDS.get(key)
+    if found is None:
+        if len(_BAND_ODDS) >= 4096:
+            _BAND_ODDS.clear()
+        found = _BAND_ODDS[key] = _band_odds(chart, *key[1:])
+    return dict(found)
+
+
+_CHARTS: dict[int, tuple[DamageChart, str]] = {}
+_BAND_ODDS: dict[tuple[str, str, int, str, int], dict[str, Fraction]] = {}
+
+
+def _band_odds(
+    chart: DamageChart, pool: str, shift: int, defence: str, shield: int
+) -> dict[str, Fraction]:
+    cr = modified_distribution(parse(pool), [Modifier(shift, "", "")], 1)
+    dr = modified_distribution(parse(defence), [Modifier(shield, "", "")], 1)
     out = dict.fromkeys(BAND_TEXT, Fraction(0))
     for (c, d), p in joint(cr, dr).items():
         out[chart.band(c, d)] += p
