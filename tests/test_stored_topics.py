@@ -64,6 +64,10 @@ def test_the_allow_list_is_wakes_own() -> None:
         "wake.ScribeLinks/1",  # capability links' hashes -> their table
         "wake.ScribeLinks.Created/1",
         "wake.ScribeLinks.Added/1",
+        "wake.GameAnalysis/1",  # win probabilities by rollouts (issue 24, domain.analysis)
+        "wake.GameAnalysis.Created/1",
+        "wake.GameAnalysis.Started/1",
+        "wake.GameAnalysis.Estimated/1",
     }
     assert STORED_TOPICS[Game.Snapshot.TOPIC] is Game.Snapshot
 
