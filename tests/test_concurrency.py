@@ -67,3 +67,21 @@ def test_processes_opening_a_new_store_at_once(location: str) -> None:
     with ProcessPoolExecutor(max_workers=4, mp_context=ctx) as pool:
         counts = list(pool.map(open_store, [location] * 4, [start] * 4))
     assert counts == [0, 0, 0, 0]
+
+
+def test_devices_at_one_table_lose_and_duplicate_nothing(location: str) -> None:
+    """Issue 20: four devices enter orders on one game at once, each on the position it shows;
+    the store's optimistic concurrency refuses the ones overtaken (OrderConflict), and the log
+    holds every order that landed once, in sequence, re-verifying from the seed."""
+    from tests.workers import scribe_writer
+
+    game_id = _new_game(location, seed=23)
+    ctx = multiprocessing.get_context("spawn")
+    start = time.time() + STARTUP
+    with ProcessPoolExecutor(max_workers=4, mp_context=ctx) as pool:
+        results = list(
+            pool.map(scribe_writer, [location] * 4, [game_id] * 4, [10_000] * 4, [start] * 4)
+        )
+    commands = _check_log(location, game_id)
+    assert sum(done for done, _ in results) == commands
+    assert sum(lost for _, lost in results) > 0, results  # they overlapped

@@ -60,3 +60,35 @@ def cli_play(location: str, game_id: str, start_at: float = 0.0) -> tuple[int, s
     escaped = result.exception
     leaked = "" if escaped is None or isinstance(escaped, SystemExit) else repr(escaped)
     return result.exit_code, result.output, leaked
+
+
+def scribe_writer(
+    location: str, game_id: str, max_orders: int, start_at: float = 0.0
+) -> tuple[int, int]:
+    """A device at the table (issue 20): it reads the game, chooses an order (the bot's) on the
+    position it shows, and gives it on that position (``domain.scribe.table.submit``); an
+    order overtaken by another device is refused, never decided again.
+
+    Returns (orders appended, orders refused because another device entered one first).
+    """
+    from domain.errors import OrderConflict
+    from domain.scribe import table
+
+    store = GameStore(location)
+    time.sleep(max(0.0, start_at - time.time()))
+    done = lost = 0
+    while done < max_orders:
+        state = store.state(game_id)
+        if state.result is not None:
+            break
+        ruleset = state.ruleset
+        sides = ruleset.to_act(state.rules)
+        command = ruleset.bot_command(state.rules, sides[0]) if sides else None
+        if command is None:
+            break
+        try:
+            table.submit(store, game_id, sides[0], command.model_dump(mode="json"), state.seq)
+            done += 1
+        except OrderConflict:
+            lost += 1
+    return done, lost
