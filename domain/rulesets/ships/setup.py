@@ -25,6 +25,7 @@ from domain.rulesets.ships.flow import Emitter, end_game, step_done
 from domain.rulesets.ships.placement import check_fleet
 from domain.rulesets.ships.state import ShipsState
 from domain.sealed import Commitment, verify_reveal
+from domain.words import possessive
 
 
 def has_ship(state: ShipsState, cards: tuple[str, ...] | list[str]) -> bool:
@@ -50,7 +51,7 @@ class _Named:
         for card in got:
             if self.left[card] <= 0:
                 raise IllegalCommand(
-                    f"{self.player}'s deck cannot hold another {card!r}", rule=rule
+                    f"{possessive(self.player)} deck cannot hold another {card!r}", rule=rule
                 )
             self.left[card] -= 1
         return got
@@ -184,7 +185,10 @@ def _check_turn(state: ShipsState, side: str | None, phase: str, rule: str) -> s
         raise WrongPhase(f"this is not the {phase} step (now: {state.phase})", rule=rule)
     active = state.active
     if side is None or side != active:
-        raise NotYourTurn(f"it is {active}'s turn to act, not {side or 'the umpire'}'s", rule=rule)
+        raise NotYourTurn(
+            f"it is {possessive(active)} turn to act, not {possessive(side or 'the umpire')}",
+            rule=rule,
+        )
     return side
 
 

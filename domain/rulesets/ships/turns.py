@@ -32,6 +32,7 @@ from domain.rulesets.ships.data import (
 )
 from domain.rulesets.ships.flow import Emitter, step_done
 from domain.rulesets.ships.state import ShipsState, Unit
+from domain.words import possessive
 
 SEGMENT_RULE: dict[str, str] = {
     "long": "ST-3.1",
@@ -54,11 +55,14 @@ def _turn(state: ShipsState, side: str | None, phase: str, rule: str) -> str:
         raise WrongPhase(f"this is not the {phase} step (now: {state.phase})", rule=rule)
     if state.pending is not None:
         raise NotYourTurn(
-            f"an attack waits for {state.pending.defenders[0]}'s defence cards", rule="ST-2.3"
+            f"an attack waits for {possessive(state.pending.defenders[0])} defence cards",
+            rule="ST-2.3",
         )
     active = state.active
     if side is None or side != active:
-        raise NotYourTurn(f"it is {active}'s turn, not {side or 'the umpire'}'s", rule=rule)
+        raise NotYourTurn(
+            f"it is {possessive(active)} turn, not {possessive(side or 'the umpire')}", rule=rule
+        )
     return side
 
 
@@ -89,7 +93,7 @@ def _enemy_ship(state: ShipsState, player: str, uid: str, rule: str) -> Unit:
     if unit is None or unit.kind != "ship":
         raise InvalidCommand(f"there is no ship {uid!r} on the table", rule=rule)
     if unit.owner == player:
-        raise IllegalCommand(f"{uid} is {player}'s own ship", rule=rule)
+        raise IllegalCommand(f"{uid} is {possessive(player)} own ship", rule=rule)
     if unit.status != "active":
         raise IllegalCommand(f"{uid} is {unit.status}", rule=rule)
     return unit
@@ -205,7 +209,7 @@ def attack(state: ShipsState, side: str | None, cmd: Attack) -> Emitter:
     target = _enemy_ship(state, player, cmd.target, rule)
     if not combat.reaches(state, target, segment, cards, air=False):
         raise IllegalCommand(
-            f"{target.id} is in {target.owner}'s rearguard, out of reach of this attack",
+            f"{target.id} is in {possessive(target.owner)} rearguard, out of reach of this attack",
             rule="ST-GAPS",
         )
     gun_value = combat.guns(state, ship, segment)
@@ -289,7 +293,9 @@ def defend(state: ShipsState, side: str | None, cmd: Defend) -> Emitter:
     pending = state.pending
     if pending is None or not pending.defenders or pending.defenders[0] != side:
         who = pending.defenders[0] if pending and pending.defenders else "nobody"
-        raise NotYourTurn(f"no attack waits for {side}'s defence ({who} answers)", rule="ST-2.3")
+        raise NotYourTurn(
+            f"no attack waits for {possessive(side)} defence ({who} answers)", rule="ST-2.3"
+        )
     _held(state, side, cmd.cards, "ST-2.3")
     cards = state.data.cards.by_id()
     for card_id in cmd.cards:

@@ -13,6 +13,7 @@ from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
 from domain.rulesets.ships.state import ShipsState, Unit
+from domain.words import possessive
 
 PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
 RANGES = ("long", "medium", "short")
@@ -240,7 +241,7 @@ def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
         target = state.units.get(target_id)
         if target is None:
             continue
-        where = f"{target_id} stands in {target.owner}'s {target.box}"
+        where = f"{target_id} stands in {possessive(target.owner)} {target.box}"
         if target.box == "vanguard":
             lines.append(f"{where}: every attack reaches the vanguard (ST-0)")
             continue
@@ -270,7 +271,7 @@ def describe(event: DomainEvent) -> str:
         return f"battle {e.battle} begins"
     if isinstance(e, ev.DeckShuffled):
         how = f"shuffled ({e.odds})" if e.known else "shuffled by hand (order not recorded)"
-        return f"{e.player}'s deck of {len(e.deck)} cards {how}"
+        return f"{possessive(e.player)} deck of {len(e.deck)} cards {how}"
     if isinstance(e, ev.CardsDrawn):
         why = {"ST-1.2": "draws", "ST-4.3": "refills", "ST-1.7": "has no ship card, draws"}
         empty = " — deck empty" if e.empty else ""
@@ -303,7 +304,10 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.AttackDeclared):
         what = f"line weapon at {e.centre}" if e.line else "attacks"
         cards = f" with {', '.join(e.cards)}" if e.cards else ""
-        return f"{e.player}'s {e.ship} {what} {', '.join(e.targets)}{_at_range(e.segment)}{cards}"
+        return (
+            f"{possessive(e.player)} {e.ship} {what} "
+            f"{', '.join(e.targets)}{_at_range(e.segment)}{cards}"
+        )
     if isinstance(e, ev.DefencePlayed):
         return f"{e.player} defends with {', '.join(e.cards) or 'nothing'}"
     if isinstance(e, ev.HitResolved):
@@ -334,7 +338,10 @@ def describe(event: DomainEvent) -> str:
         return f"aircraft recovered {e.recovered}, lost {e.lost}"
     if isinstance(e, ev.BoardingResolved):
         outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
-        return f"{e.player}'s {e.ship} boards {e.target}: {e.attack} v {e.defence}: {outcome}"
+        return (
+            f"{possessive(e.player)} {e.ship} boards {e.target}: {e.attack} v "
+            f"{e.defence}: {outcome}"
+        )
     if isinstance(e, ev.ShipsHacked):
         return f"{e.player} hacks {', '.join(e.targets)}"
     if isinstance(e, ev.TurnEnded):
