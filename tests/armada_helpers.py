@@ -117,11 +117,17 @@ class Game:
     """A game driven one order at a time; dials are sealed with known salts."""
 
     def __init__(
-        self, data: dict[str, Any], seed: int | None = 5, options: dict[str, Any] | None = None
+        self,
+        data: dict[str, Any],
+        seed: int | None = 5,
+        options: dict[str, Any] | None = None,
+        version: str | None = None,
     ) -> None:
-        self.session = Session(
-            header_for("armada", data, game_id=GAME_ID, seed=seed, options=options or {})
-        )
+        header = header_for("armada", data, game_id=GAME_ID, seed=seed, options=options or {})
+        if version is not None:  # a game as an older version of the ruleset recorded it
+            ref = header.ruleset.model_copy(update={"version": version})
+            header = header.model_copy(update={"ruleset": ref})
+        self.session = Session(header)
         self.commands: dict[tuple[str, int], str] = {}
         self.events: list[DomainEvent] = []
 
