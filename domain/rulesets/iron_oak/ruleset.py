@@ -78,6 +78,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             scenario = load_scenario(data["scenario"] if wrapped else data, dataset)
         return {
             "id": scenario.id,
+            "title": scenario.title,  # the game's title when none is given (issue 22)
             "scenario": scenario.model_dump(mode="json"),
             "data": dataset.model_dump(mode="json"),
         }
