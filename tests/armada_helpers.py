@@ -1,9 +1,9 @@
 """Shared helpers for the Armada tests: registering the ruleset in process, small scenarios, and
 a game driver that seals and reveals command dials as a player would.
 
-The ruleset is not an entry point yet, so every test that plays it uses the ``armada``
-fixture, which registers it for the test and removes it afterwards (other tests check that
-nothing is left registered in process).
+The ruleset is an entry point (``armada``); the ``armada`` fixture registers this checkout's
+class in process for one test and removes it afterwards (other tests check that nothing is left
+registered in process), so the tests play the code under test whatever is installed.
 """
 
 from __future__ import annotations
