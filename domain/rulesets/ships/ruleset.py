@@ -177,6 +177,13 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             return event.model_copy(
                 update={"command": {**event.command, "fleet": None, "salt": None}}
             )
+        if (
+            isinstance(event, CommandIssued)
+            and event.side != viewer
+            and event.command.get("type") == "correct_fleet"
+        ):  # the fleet shown is public; the new one stays face down
+            hidden = {**event.command, "new_fleet": None, "new_salt": None}
+            return event.model_copy(update={"command": hidden})
         if isinstance(event, CommandIssued) and event.command.get("draws"):
             draws = {
                 pid: (cards if pid == viewer else [HIDDEN] * len(cards))

@@ -12,6 +12,7 @@ from domain.rulesets.ships import events as ev
 from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
+from domain.rulesets.ships.fleet import fleet_text
 from domain.rulesets.ships.state import ShipsState, Unit
 from domain.words import possessive
 
@@ -286,6 +287,11 @@ def describe(event: DomainEvent) -> str:
         v = [s.card for s in e.fleet.vanguard]
         r = [s.card for s in e.fleet.rearguard]
         return f"{e.player} reveals vanguard {v} rearguard {r}"
+    if isinstance(e, ev.FleetCorrected):
+        return (
+            f"{possessive(e.player)} face-down fleet ({fleet_text(e.fleet)}) breaks {e.rule}: "
+            f"{e.reason}; {e.player} places a fleet face down again (correction)"
+        )
     if isinstance(e, ev.FleetsPlaced):
         ships = sum(1 for u in e.units if u.kind == "ship")
         extra = f"; combined {e.combined} (ST-5.4)" if e.combined else ""
