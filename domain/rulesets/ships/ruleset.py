@@ -142,8 +142,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         return view.describe(event)
 
     def event_notes(self, state: ShipsState, event: DomainEvent) -> list[str]:
-        """A declared attack: the box each target stands in (ST-0, ST-GAPS reach)."""
-        return view.attack_notes(state, event)
+        """A declared attack: the box each target stands in (ST-0, ST-GAPS-REACH); an outcome
+        of a provisional rule: that rule, marked provisional (hits, air battles, boarding,
+        hacking, Minovsky particles)."""
+        return [*view.attack_notes(state, event), *view.provisional_notes(state, event)]
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

@@ -11,6 +11,7 @@ from collections import Counter
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase
 from domain.rulesets.ships import combat
 from domain.rulesets.ships import events as ev
+from domain.rulesets.ships import provisional as prov
 from domain.rulesets.ships.board import line_players
 from domain.rulesets.ships.commands import (
     AirStrike,
@@ -202,19 +203,22 @@ def attack(state: ShipsState, side: str | None, cmd: Attack) -> Emitter:
     for card_id in cmd.cards:
         card = playable(state, ship, card_id, segment)
         if card is None:
-            raise IllegalCommand(
-                f"{card_id} cannot be fired by {ship.id} at {segment} range", rule=rule
-            )
+            message, why = _unplayable(state, ship, card_id, segment)
+            raise IllegalCommand(message, rule=why)
         cards.append(card)
     target = _enemy_ship(state, player, cmd.target, rule)
     if not combat.reaches(state, target, segment, cards, air=False):
         raise IllegalCommand(
-            f"{target.id} is in {possessive(target.owner)} rearguard, out of reach of this attack",
-            rule="ST-GAPS",
+            f"{target.id} is in {possessive(target.owner)} rearguard, out of reach of this attack "
+            + prov.cite(prov.REACH, "which attacks reach a rearguard"),
+            rule=prov.REACH,
         )
     gun_value = combat.guns(state, ship, segment)
     if gun_value == 0 and not cards:
-        raise IllegalCommand(f"{ship.id} has nothing to fire at {segment} range", rule=rule)
+        why = prov.silenced(state, ship, segment) or prov.CARD
+        raise IllegalCommand(
+            f"{ship.id} has nothing to fire at {segment} range {_silent(why, segment)}", rule=why
+        )
     defenders = [target.owner] if cards else []
     em = Emitter(state)
     em.emit(
@@ -231,6 +235,34 @@ def attack(state: ShipsState, side: str | None, cmd: Attack) -> Emitter:
     if not defenders:
         _resolve(em)
     return em
+
+
+def _silent(rule: str, segment: str) -> str:
+    """Why a ship's own guns fire 0, citing the provisional rule."""
+    if rule == prov.HACK:
+        return prov.cite(rule, "a hacked ship's guns fire 0 for the rest of the battle")
+    if rule == prov.MINOVSKY:
+        return prov.cite(rule, f"dispersed Minovsky particles silence guns at {segment} range")
+    return prov.cite(rule, f"its guns at {segment} range are 0")
+
+
+def _unplayable(state: ShipsState, ship: Unit, card_id: str, segment: Segment) -> tuple[str, str]:
+    """Why ``ship`` may not fire ``card_id`` in ``segment`` (the message and its rule): the
+    seed's rule where it says so, else the provisional rule the refusal rests on."""
+    card = state.data.cards.by_id().get(card_id)
+    if not isinstance(card, AttackCard):
+        return f"{card_id} is not an attack card " + prov.cite(prov.CARD, "card data"), prov.CARD
+    if card.line:
+        return f"{card.name} is a line weapon: fire it with line_attack", "ST-3.1"
+    if segment not in card.segments:
+        played = ", ".join(card.segments)
+        why = prov.cite(prov.CARD, f"it is played at {played} range")
+        return f"{card.name} cannot be fired at {segment} range {why}", prov.CARD
+    if state.minovsky and card.weapon in state.data.combat.minovsky_blocks_weapons:
+        why = prov.cite(prov.MINOVSKY, f"dispersed Minovsky particles block {card.weapon} cards")
+        return f"{card.name} cannot be played {why}", prov.MINOVSKY
+    needs = prov.cite(prov.CARD, f"it needs a ship with the {card.requires_tag} tag")
+    return f"{ship.id} cannot fire {card.name} {needs}", prov.CARD
 
 
 def line_attack(state: ShipsState, side: str | None, cmd: LineAttack) -> Emitter:
@@ -253,7 +285,8 @@ def line_attack(state: ShipsState, side: str | None, cmd: LineAttack) -> Emitter
     if not isinstance(card, AttackCard) or not card.line:
         raise IllegalCommand(f"{cmd.card} is not a line weapon", rule="ST-3.1")
     if card.requires_tag and card.requires_tag not in combat.ship_card(state, ship).tags:
-        raise IllegalCommand(f"{ship.id} cannot fire {card.name}", rule="ST-3.1")
+        needs = prov.cite(prov.CARD, f"it needs a ship with the {card.requires_tag} tag")
+        raise IllegalCommand(f"{ship.id} cannot fire {card.name} {needs}", rule=prov.CARD)
     if cmd.centre not in state.order:
         raise InvalidCommand(f"{cmd.centre} is not fighting this battle", rule="ST-3.1")
     seats = line_players(state, cmd.centre, player)
@@ -384,7 +417,11 @@ def air_strike(state: ShipsState, side: str | None, cmd: AirStrike) -> Emitter:
     for group in cmd.groups:
         target = _enemy_ship(state, player, group.target, "ST-3.3.2")
         if not combat.reaches(state, target, "aircraft", [], air=True):
-            raise IllegalCommand(f"{target.id} is out of the aircraft's reach", rule="ST-GAPS")
+            raise IllegalCommand(
+                f"{target.id} is out of the aircraft's reach "
+                + prov.cite(prov.REACH, "which attacks reach a rearguard"),
+                rule=prov.REACH,
+            )
         if not group.aircraft:
             raise InvalidCommand("a group needs at least one aircraft", rule="ST-3.3.2")
         for uid in group.aircraft:
@@ -456,7 +493,11 @@ def board(state: ShipsState, side: str | None, cmd: Board) -> Emitter:
     table = state.data.combat
     exposed = table.exposed_rearguard and not combat.has_vanguard(state, target.owner)
     if target.box == "rearguard" and not (table.boarding_reaches_rearguard or exposed):
-        raise IllegalCommand(f"{target.id} is in the rearguard, out of reach", rule="ST-GAPS")
+        raise IllegalCommand(
+            f"{target.id} is in the rearguard, out of reach "
+            + prov.cite(prov.REACH, "boarding reaches an exposed rearguard only"),
+            rule=prov.REACH,
+        )
     a, d = combat.boarding_values(state, ship, target)
     took = combat.captured(state, a, d)
     em = Emitter(state)
@@ -484,7 +525,11 @@ def hack(state: ShipsState, side: str | None, cmd: Hack) -> Emitter:
     """
     player = _turn(state, side, "turns", "ST-2.2")
     if _segment(state) not in FIRE_SEGMENTS:
-        raise WrongPhase("hacking is played in a gunnery segment", rule="ST-5.2")
+        raise WrongPhase(
+            "hacking is played in a gunnery segment "
+            + prov.cite(prov.HACK, "when a hacking card is played"),
+            rule=prov.HACK,
+        )
     _held(state, player, [cmd.card], "ST-5.2")
     card = state.data.cards.by_id().get(cmd.card)
     if not isinstance(card, HackingCard):
@@ -495,7 +540,9 @@ def hack(state: ShipsState, side: str | None, cmd: Hack) -> Emitter:
         or len(set(cmd.targets)) < len(cmd.targets)
     ):
         raise IllegalCommand(
-            f"{card.name} hacks 1 to {card.targets} different ships", rule="ST-5.2"
+            f"{card.name} hacks 1 to {card.targets} different ships "
+            + prov.cite(prov.CARD, "how many ships a hacking card reaches"),
+            rule=prov.CARD,
         )
     for uid in cmd.targets:
         _enemy_ship(state, player, uid, "ST-5.2")
@@ -531,9 +578,16 @@ def end_turn(state: ShipsState, side: str | None, cmd: EndTurn) -> Emitter:
     segment = _segment(state)
     owing = unfired(state, player)
     if owing:
+        message = f"{', '.join(owing)} must attack some player's fleet before the turn ends"
+        silent = [(u, prov.silenced(state, state.units[u], segment)) for u in owing]
+        forced = [(u, why) for u, why in silent if why is not None]
+        if not forced:
+            raise IllegalCommand(message, rule=SEGMENT_RULE[segment])
+        ship, why = forced[0]
         raise IllegalCommand(
-            f"{', '.join(owing)} must attack some player's fleet before the turn ends",
-            rule=SEGMENT_RULE[segment],
+            f"{message} ({SEGMENT_RULE[segment]}); {ship} can only do it with an attack card "
+            + _silent(why, segment),
+            rule=why,
         )
     if cmd.recover and segment != "aircraft":
         raise IllegalCommand("aircraft return at the end of an aircraft turn", rule="ST-3.3.7")

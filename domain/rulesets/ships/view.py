@@ -9,6 +9,7 @@ from __future__ import annotations
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
 from domain.rulesets.ships import events as ev
+from domain.rulesets.ships import provisional as prov
 from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
@@ -256,7 +257,35 @@ def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
             why = f"reached by guns at {event.segment} range (guns reach the rearguard at: " + (
                 f"{', '.join(table.guns_reach_rearguard)})"
             )
-        lines.append(f"{where}: {why} (ST-GAPS, provisional)")
+        lines.append(f"{where}: {why} {prov.cite(prov.REACH, 'bundled combat data')}")
+    return lines
+
+
+def provisional_notes(state: ShipsState, event: DomainEvent) -> list[str]:
+    """What an outcome of a provisional rule rests on, for explanations: the rule's ID and
+    summary (marked provisional), with the numbers the bundled combat data gives."""
+    table = state.data.combat
+    found: list[tuple[str, str]] = []
+    if isinstance(event, ev.HitResolved):
+        found.append((prov.AIR if event.ship is None else prov.HIT, ""))
+        firer = state.units.get(event.ship or "")
+        silent = prov.silenced(state, firer, event.segment) if firer is not None else None
+        if silent is not None:
+            found.append((silent, f"{event.ship} fires guns {event.guns}"))
+    elif isinstance(event, ev.DogfightResolved):
+        found.append((prov.AIR, ""))
+    elif isinstance(event, ev.BoardingResolved):
+        found.append((prov.BOARD, f"capture margin {table.boarding_capture_margin}"))
+    elif isinstance(event, ev.ShipsHacked):
+        found.append((prov.HACK, f"guns {table.hacked_ship_guns}"))
+    elif isinstance(event, ev.MinovskyAnswered) and event.dispersed:
+        silent = ", ".join(table.minovsky_guns_off) or "no"
+        blocked = ", ".join(table.minovsky_blocks_weapons) or "no"
+        found.append((prov.MINOVSKY, f"guns silent at {silent} range; {blocked} cards blocked"))
+    lines = []
+    for rule, detail in found:
+        extra = f" (here: {detail})" if detail else ""
+        lines.append(f"provisional rule {rule}: {prov.RULES[rule]}{extra}")
     return lines
 
 
@@ -301,8 +330,11 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.StepStarted):
         return f"{e.phase}: {e.player}" if e.player else "setting up the next battle"
     if isinstance(e, ev.MinovskyAnswered):
+        if not e.dispersed:
+            return f"{e.player} does not disperse Minovsky particles"
         return (
-            f"{e.player} {'disperses Minovsky particles' if e.dispersed else 'does not disperse'}"
+            f"{e.player} disperses Minovsky particles: their effect holds for the rest of the "
+            f"battle {prov.tag(prov.MINOVSKY)}"
         )
     if isinstance(e, ev.AircraftLaunched):
         moved = f", pilots {e.pilots}" if e.pilots else ""
@@ -330,11 +362,12 @@ def describe(event: DomainEvent) -> str:
             text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
             if e.earlier_hitters:
                 text += f"; earlier hits by {', '.join(e.earlier_hitters)} score nothing"
-        return text + " [provisional]"
+        return f"{text} {prov.tag(prov.HIT if e.ship is not None else prov.AIR)}"
     if isinstance(e, ev.DogfightResolved):
         return (
             f"air battle over {e.defender}: {e.attacker} {e.attack_strength} v "
-            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} [provisional]"
+            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} "
+            f"{prov.tag(prov.AIR)}"
         )
     if isinstance(e, ev.AirStrikeFlown):
         return f"{e.player} strikes: " + "; ".join(f"{len(a)} at {t}" for t, a in e.groups.items())
@@ -346,10 +379,13 @@ def describe(event: DomainEvent) -> str:
         outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
         return (
             f"{possessive(e.player)} {e.ship} boards {e.target}: {e.attack} v "
-            f"{e.defence}: {outcome}"
+            f"{e.defence}: {outcome} {prov.tag(prov.BOARD)}"
         )
     if isinstance(e, ev.ShipsHacked):
-        return f"{e.player} hacks {', '.join(e.targets)}"
+        return (
+            f"{e.player} hacks {', '.join(e.targets)}: their guns are silenced for the rest of "
+            f"the battle {prov.tag(prov.HACK)}"
+        )
     if isinstance(e, ev.TurnEnded):
         return f"{e.player} ends the {SEGMENT_NAMES[e.segment]} turn"
     if isinstance(e, ev.BattleScored):
