@@ -12,7 +12,7 @@ from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhas
 from domain.rulesets.ships import combat
 from domain.rulesets.ships import events as ev
 from domain.rulesets.ships import provisional as prov
-from domain.rulesets.ships.board import line_players
+from domain.rulesets.ships.board import line_centres, line_players
 from domain.rulesets.ships.commands import (
     AirStrike,
     Attack,
@@ -289,6 +289,11 @@ def line_attack(state: ShipsState, side: str | None, cmd: LineAttack) -> Emitter
         raise IllegalCommand(f"{ship.id} cannot fire {card.name} {needs}", rule=prov.CARD)
     if cmd.centre not in state.order:
         raise InvalidCommand(f"{cmd.centre} is not fighting this battle", rule="ST-3.1")
+    if cmd.centre not in line_centres(state, player):
+        raise IllegalCommand(
+            "the line's centre must be another player (option line_centre_on_self is off)",
+            rule="ST-3.1",
+        )
     seats = line_players(state, cmd.centre, player)
     targets = [
         u.id
