@@ -60,6 +60,13 @@ class RulesetMeta(BaseModel):
     replays: list[str] = []
 
 
+def version_tuple(version: str) -> tuple[int, int]:
+    """A ruleset version as a comparable pair: ``"1.0"`` → ``(1, 0)``, ``"0.2"`` → ``(0, 2)``
+    (a state's ``rules_version``, for the fixes an older version's records replay without)."""
+    major, _, minor = version.partition(".")
+    return int(major), int(minor or 0)
+
+
 class Ruleset(ABC, Generic[S, C]):
     """One rule system. Subclasses are stateless; all game state lives in ``S``."""
 

@@ -1,9 +1,9 @@
 """Shared helpers for the Armada tests: registering the ruleset in process, small scenarios, and
 a game driver that seals and reveals command dials as a player would.
 
-The ruleset is not an entry point yet, so every test that plays it uses the ``armada``
-fixture, which registers it for the test and removes it afterwards (other tests check that
-nothing is left registered in process).
+The ruleset is an entry point (``armada``); the ``armada`` fixture registers this checkout's
+class in process for one test and removes it afterwards (other tests check that nothing is left
+registered in process), so the tests play the code under test whatever is installed.
 """
 
 from __future__ import annotations
@@ -117,11 +117,17 @@ class Game:
     """A game driven one order at a time; dials are sealed with known salts."""
 
     def __init__(
-        self, data: dict[str, Any], seed: int | None = 5, options: dict[str, Any] | None = None
+        self,
+        data: dict[str, Any],
+        seed: int | None = 5,
+        options: dict[str, Any] | None = None,
+        version: str | None = None,
     ) -> None:
-        self.session = Session(
-            header_for("armada", data, game_id=GAME_ID, seed=seed, options=options or {})
-        )
+        header = header_for("armada", data, game_id=GAME_ID, seed=seed, options=options or {})
+        if version is not None:  # a game as an older version of the ruleset recorded it
+            ref = header.ruleset.model_copy(update={"version": version})
+            header = header.model_copy(update={"ruleset": ref})
+        self.session = Session(header)
         self.commands: dict[tuple[str, int], str] = {}
         self.events: list[DomainEvent] = []
 

@@ -258,9 +258,12 @@ def test_swa_ovl_a_ship_leaving_the_play_area_is_destroyed_and_swa_5_ends_the_ga
     assert game.state.phase == "over"
 
 
-def test_swa_ovl_obstacles_under_the_final_position(armada: ArmadaRuleset) -> None:
-    """SWA-OVL: a station lets the ship discard a damage card (a face-up one first, to the
-    discard pile); an asteroid field deals a face-up damage card from the deck."""
+def test_swa_ovl_obstacles_under_the_final_position_as_0_1_read_them(
+    armada: ArmadaRuleset,
+) -> None:
+    """SWA-OVL as version 0.1 read it (its records re-run so): a station makes the ship discard
+    a damage card (a face-up one first, to the discard pile) with no order of its owner; an
+    asteroid field deals a face-up damage card from the deck."""
     obstacles = [
         {"id": "station", "shape": "station", "x": 300.0, "y": 560.0},
         {"id": "rock", "shape": "asteroid_1", "x": 600.0, "y": 560.0},
@@ -273,7 +276,7 @@ def test_swa_ovl_obstacles_under_the_final_position(armada: ArmadaRuleset) -> No
         ],
         obstacles=obstacles,
     )
-    game = Game(data)
+    game = Game(data, version="0.1")
     _start(game)
     state = with_ship(
         game.state,

@@ -85,7 +85,7 @@ def test_ships_attacks_name_the_range_and_where_each_target_stands(path: Path) -
             if unit.box == "vanguard":
                 assert "(ST-0)" in note
             else:
-                assert "(ST-GAPS, provisional)" in note
+                assert "(provisional rule ST-GAPS-REACH:" in note
     assert attacks > 10 and hits > 10
 
 

@@ -38,6 +38,13 @@ def test_the_corpus_covers_the_required_games() -> None:
     assert any(big)
 
 
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_every_bundled_game_has_a_title(path: Path) -> None:
+    """Issue 22 item 17: a record's title is its scenario's (the Iron & Oak ones were empty)."""
+    header = read_record_file(path).header
+    assert header.title.strip(), path.name
+
+
 def test_the_iron_oak_corpus_reaches_every_required_situation() -> None:
     """Issue 4: >= 5 Iron & Oak games across the three scenarios, one with physical dice, one in
     alternating mode (IO-9.3), reaching a sinking (IO-6.2.3J), a ram (IO-5.6.3), a spar attack

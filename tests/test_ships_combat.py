@@ -113,7 +113,7 @@ def test_an_attack_card_not_in_hand_is_refused() -> None:
 
 def test_the_rearguard_is_reached_only_by_some_attacks_until_the_vanguard_is_gone() -> None:
     state = table(units=[P1V, P2V, P2R], segment="medium", hands={"P1": ["edf_missiles"]})
-    refused(state, "P1", {"type": "attack", "ship": P1V.id, "target": P2R.id}, "ST-GAPS")
+    refused(state, "P1", {"type": "attack", "ship": P1V.id, "target": P2R.id}, "ST-GAPS-REACH")
     missile = {"type": "attack", "ship": P1V.id, "target": P2R.id, "cards": ["edf_missiles"]}
     assert topics(decide(state, "P1", missile)) == ["AttackDeclared"]
     exposed = changed(state, units={**state.units, P2V.id: changed(P2V, status="sunk")})
@@ -169,7 +169,7 @@ def test_ST_3_1_line_weapons_only_at_long_range_and_only_from_a_ship_that_mounts
     weak = _six()
     kongo = ship("P1", "kongo_cruiser")
     weak = changed(weak, units={**weak.units, P1V.id: kongo})
-    refused(weak, "P1", cmd, "ST-3.1")
+    refused(weak, "P1", cmd, "ST-GAPS-CARD")  # the ship a card needs is provisional card data
 
 
 # --- ST-3.2, ST-3.4 mandatory attacks --------------------------------------------------------
@@ -323,7 +323,7 @@ def test_ST_3_5_the_targets_own_ship_handling_defends_it() -> None:
     assert (result.attack, result.defence, result.captured) == (2, 3, False)
     refused(state, "P1", {"type": "board", "ship": P1V.id, "target": P3V.id}, "ST-3.5")
     refused(table(units=[P1V, P2V, P2R], segment="boarding"), "P1",
-            {"type": "board", "ship": P1V.id, "target": P2R.id}, "ST-GAPS")  # fmt: skip
+            {"type": "board", "ship": P1V.id, "target": P2R.id}, "ST-GAPS-REACH")  # fmt: skip
 
 
 # --- ST-4.1, ST-4.2 end of battle --------------------------------------------------------------
@@ -361,7 +361,7 @@ def test_ST_5_2_hacking_ships_of_several_players() -> None:
     assert combat.guns(state, state.units[P2V.id], "medium") == 0
     again = table(units=FLEETS, segment="medium", hands={"P1": ["omoikane_hack"]})
     too_many = {"type": "hack", "card": "omoikane_hack", "targets": [P2V.id, P3V.id, P3R.id]}
-    refused(again, "P1", too_many, "ST-5.2")
+    refused(again, "P1", too_many, "ST-GAPS-CARD")  # how many it hacks is provisional data
 
 
 def test_ST_5_3_minovsky_particles_are_asked_in_turn_order_and_affect_everyone() -> None:
@@ -389,4 +389,4 @@ def test_provisional_values_are_labelled_in_the_data_the_read_model_and_the_log(
     assert any("provisional" in n for n in view.notes)
     assert all(u.details.get("provisional") for u in view.units if u.kind == "ship")
     _, events = play(state, "P1", {"type": "attack", "ship": P1V.id, "target": P2V.id})
-    assert "[provisional]" in get_ruleset("ships").describe(hits(events)[0])
+    assert "[provisional: ST-GAPS-HIT]" in get_ruleset("ships").describe(hits(events)[0])

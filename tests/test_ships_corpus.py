@@ -140,7 +140,7 @@ def test_explaining_a_sinking_names_the_cards_the_last_blow_and_the_rule() -> No
     assert ex.rule == "ST-5.1" and "final blow" in ex.rule_summary
     assert f"last blow {p['player']} scores {p['vp']} VP" in text
     assert f"earlier hits by {', '.join(p['earlier_hitters'])} score nothing" in text
-    assert "[provisional]" in text and f"armour {p['armour']}" in text
+    assert "[provisional: ST-GAPS-HIT]" in text and f"armour {p['armour']}" in text
 
 
 def test_explaining_a_shuffle_gives_its_exact_odds() -> None:

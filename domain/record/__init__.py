@@ -1,4 +1,5 @@
-"""Recorded-game format v1 (like PGN for chess): models, reader, writer and verification.
+"""The recorded-game format, versions 2 and 1 (like PGN for chess): models, reader, writer and
+verification.
 
 Kept apart from the game model: the record knows headers and facts, not rules. See
 docs/record-format.md and ``record.schema.json`` beside this module.

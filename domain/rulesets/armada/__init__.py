@@ -1,10 +1,10 @@
-"""Star Wars: Armada learning game (seed 002, rules SWA-…): work in progress, not yet registered
-as a ruleset (no ``wake.rulesets`` entry point).
+"""Star Wars: Armada, the learning game (seed 002, rules SWA-…), registered as the ``armada``
+ruleset through the ``wake.rulesets`` entry point (:mod:`.ruleset`).
 
-This first slice is the geometry layer and the data files the rest of the ruleset builds on:
-:mod:`.data` (validated card, table, damage-deck and obstacle data, some of it community
-measurements and labelled so), :mod:`.geometry` (poses, bases, tokens, hull zones, targeting
-points, squadron discs), :mod:`.arcs` (firing arcs, range and distance), :mod:`.sight` (line of
-sight and obstruction), :mod:`.maneuver` (the maneuver tool) and :mod:`.overlap` (overlaps, the
-play-area edge and the speed step-down). See docs/armada.md.
+The layers: the data files (:mod:`.data`: cards, tables, the damage deck and obstacles, community
+measurements labelled so), the geometry (:mod:`.geometry`, :mod:`.arcs`, :mod:`.sight`,
+:mod:`.maneuver`, :mod:`.overlap`), the phases (:mod:`.setup_phase`, :mod:`.command_phase`,
+:mod:`.ship_phase`, :mod:`.maneuvering`, :mod:`.obstacles`, :mod:`.squadron_phase`,
+:mod:`.status_phase`), the attack pipeline (:mod:`.attack`, :mod:`.defence`, :mod:`.damage`,
+:mod:`.integration`), the bot and the read model. See docs/armada.md.
 """

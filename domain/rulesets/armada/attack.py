@@ -112,6 +112,7 @@ from domain.rulesets.armada.defence import (
     state_after_spending,
 )
 from domain.rulesets.armada.geometry import ADJACENT, Zone
+from domain.words import possessive
 
 # --------------------------------------------------------------------------- effects and dice
 
@@ -393,7 +394,7 @@ def _refuse_target(
     else:
         if not geometry.in_arc:
             raise IllegalCommand(
-                f"{defender.id} is not inside {attacker.id}'s {attacker.zone} firing arc",
+                f"{defender.id} is not inside {possessive(attacker.id)} {attacker.zone} firing arc",
                 rule="SWA-ATK 1",
             )
         reach = armament.max_range
@@ -402,7 +403,7 @@ def _refuse_target(
         if RANGE_BANDS.index(geometry.range) > RANGE_BANDS.index(reach):
             raise IllegalCommand(
                 f"{defender.id} is at {geometry.range} range, beyond the {reach}-range reach of "
-                f"{attacker.id}'s {armament} armament",
+                f"{possessive(attacker.id)} {armament} armament",
                 rule="SWA-ATK 1",
             )
     if not geometry.line_of_sight:

@@ -22,6 +22,7 @@ from domain.events import DomainEvent
 from domain.rulesets.armada.data import RangeBand
 from domain.rulesets.armada.defence import TokenKind, TokenState
 from domain.rulesets.armada.geometry import Zone
+from domain.words import possessive
 
 Colour = Literal["red", "blue", "black"]
 COLOURS: tuple[Colour, ...] = ("red", "blue", "black")
@@ -453,7 +454,10 @@ def describe(event: DomainEvent) -> str | None:
         case DamageRedirected():
             return f"{event.ship} redirects {event.amount} to its {event.zone} shields"
         case AttackEnded():
-            return f"{event.attacker}'s attack {'is cancelled' if event.cancelled else 'ends'}"
+            return (
+                f"{possessive(event.attacker)} attack "
+                f"{'is cancelled' if event.cancelled else 'ends'}"
+            )
         case DamageSuffered():
             if event.kind == "squadron":
                 return f"{event.unit} loses {event.hull_lost} hull ({event.hull} left)"
@@ -465,16 +469,19 @@ def describe(event: DomainEvent) -> str | None:
             face = f"face up: {event.card}" if event.face_up else "face down"
             return f"{event.ship} is dealt a damage card {face}"
         case DamageCardFlipped():
-            return f"{event.ship}'s {event.card} turns face {'up' if event.face_up else 'down'}"
+            return (
+                f"{possessive(event.ship)} {event.card} turns face "
+                f"{'up' if event.face_up else 'down'}"
+            )
         case DefenceTokenDiscarded():
             return f"{event.unit} discards its {event.kind} token #{event.token}"
         case ShieldsLost():
-            return f"{event.ship}'s {event.zone} zone loses {event.amount} shield(s)"
+            return f"{possessive(event.ship)} {event.zone} zone loses {event.amount} shield(s)"
         case CommNoiseResolved():
             if event.choice == "speed":
-                return f"Comm Noise: {event.ship}'s speed drops to {event.speed}"
+                return f"Comm Noise: {possessive(event.ship)} speed drops to {event.speed}"
             if event.choice == "dial":
-                return f"Comm Noise: {event.ship}'s top dial becomes {event.command}"
+                return f"Comm Noise: {possessive(event.ship)} top dial becomes {event.command}"
             return f"Comm Noise: no effect on {event.ship}"
         case UnitDestroyed():
             return f"{event.unit} is destroyed"

@@ -42,7 +42,7 @@ from domain.rulesets.armada.attack_state import (
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.geocache import obstacles_key, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
-from domain.rulesets.armada.maneuvering import obstacle_shapes
+from domain.rulesets.armada.obstacles import obstacle_shapes
 from domain.rulesets.armada.sight import Sight, trace
 from domain.rulesets.armada.squadron_phase import engaged_with
 from domain.rulesets.armada.state import ArmadaState

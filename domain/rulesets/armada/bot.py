@@ -14,7 +14,9 @@
   :mod:`.attack_bot` says.
 * **Squadrons** fly at the nearest enemy squadron within reach (to engage it), else at the
   nearest enemy ship; displaced squadrons are put back touching the ship, as near as possible
-  to where they were.
+  to where they were (touching a squadron that touches it only when the ship has no room left).
+* **Obstacles**: a debris field's damage goes to the hull zone with the most shields; a station
+  takes a face-up damage card first (:func:`.obstacles.bot_choice`).
 
 Sealed dials use salts derived from the game's seed (``command_phase.bot_salt``), so the bot
 opens its own dials again at reveal time by trying each command.
@@ -64,7 +66,9 @@ from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.data import ManeuverTool, Size
 from domain.rulesets.armada.geometry import ZONES, Disc, Pose
 from domain.rulesets.armada.maneuver import Side, courses, yaw_limits
-from domain.rulesets.armada.maneuvering import TOUCH, Mover, obstacle_shapes
+from domain.rulesets.armada.maneuvering import TOUCH, Mover, room_beside
+from domain.rulesets.armada.obstacles import bot_choice, obstacle_shapes
+from domain.rulesets.armada.obstacles import choices as obstacle_choices
 from domain.rulesets.armada.overlap import (
     bases_overlap,
     discs_overlap,
@@ -110,6 +114,8 @@ def bot_command(state: ArmadaState, side: str | None) -> BaseModel | None:
         return None
     if state.attack is not None or state.dealings:
         return attack_bot.bot_command(state, side)
+    if state.obstacle_choice is not None:
+        return bot_choice(state)
     pipeline = attack_bot.bot_command(state, side)
     if pipeline is not None:
         return pipeline
@@ -642,6 +648,9 @@ def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None
 
 
 def _place(state: ArmadaState) -> PlaceSquadrons | None:
+    """SWA-OVL: each displaced squadron touching the ship, as near as possible to where it was,
+    while the ship has room beside it (:func:`.maneuvering.room_beside`); only then touching a
+    squadron that touches the ship."""
     displaced = state.displaced
     assert displaced is not None
     radius = state.data.geometry.squadron_base_radius
@@ -653,32 +662,44 @@ def _place(state: ArmadaState) -> PlaceSquadrons | None:
         for s in state.squadrons.values()
         if s.in_play and s.id not in displaced.squadrons
     ]
-    ring = ship_base.buffer(radius + TOUCH / 2, quad_segs=16).exterior
-    samples = [ring.interpolate(i / 240, normalized=True).coords[0] for i in range(240)]
     chosen: dict[str, tuple[float, float]] = {}
     for sq_id in displaced.squadrons:
         origin = state.squadrons[sq_id].position
+        taken = [*discs, *(Disc(c, radius) for c in chosen.values())]
 
-        def ok(p: tuple[float, float]) -> bool:
+        def ok(p: tuple[float, float], taken: list[Disc] = taken) -> bool:
             disc = Disc(p, radius)
             return (
                 not outside_play_area(disc, area)
                 and not any(squadron_overlaps(b, disc) for b in bases)
-                and not any(discs_overlap(disc, d) for d in discs)
-                and not any(discs_overlap(disc, Disc(c, radius)) for c in chosen.values())
+                and not any(discs_overlap(disc, d) for d in taken)
             )
 
-        ordered = sorted(samples, key=lambda p: (math.dist(p, origin), p))
+        room = room_beside(state, displaced.ship, taken)
+        ordered = sorted(_along(room), key=lambda p: (math.dist(p, origin), p))
         point = _first_legal(iter(ordered), ok)
-        if point is None:
-            touching = [d.centre for d in discs if distance_between(ship_base, d) <= TOUCH]
-            touching += list(chosen.values())
+        if point is None and room.is_empty:
+            touching = [d.centre for d in taken if distance_between(ship_base, d) <= TOUCH]
             around = (p for c in touching for p in _around(c, [2 * radius + TOUCH / 2], 36))
             point = _first_legal(around, ok)
         if point is None:
             return None
         chosen[sq_id] = (point[0], point[1])
     return PlaceSquadrons(positions=chosen)
+
+
+def _along(lines: Any, step: float = 2.0) -> list[tuple[float, float]]:
+    """Points every ``step`` mm along a (multi)line geometry, its ends included."""
+    if lines.is_empty:
+        return []
+    points: list[tuple[float, float]] = []
+    for part in getattr(lines, "geoms", [lines]):
+        if part.geom_type == "Point":
+            points.append(part.coords[0])
+            continue
+        n = max(2, math.ceil(part.length / step) + 1)
+        points += [part.interpolate(i / (n - 1), normalized=True).coords[0] for i in range(n)]
+    return points
 
 
 # --------------------------------------------------------------------------- legal samples
@@ -694,6 +715,8 @@ def candidates(state: ArmadaState, side: str | None) -> list[BaseModel]:
         found.append(own)
     if side is None or side not in to_act(state):
         return found
+    if state.obstacle_choice is not None:
+        return [*found, *(c for c in obstacle_choices(state) if c not in found)]
     if state.phase == "ship" and state.activation is None and state.displaced is None:
         for ship in state.ships_of(side):
             if ship.activated or not ship.dials:

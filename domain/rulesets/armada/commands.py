@@ -3,8 +3,9 @@
 One order per decision a player makes: deploying a ship or two squadrons (SWA-SETUP); the
 Command Phase's sealed dials (SWA-R2); in the Ship Phase revealing the activating ship's top
 dial (keep it or spend it for a token, SWA-2.1), the Squadron and Repair commands (SWA-R3), the
-maneuver with any Navigate command (SWA-2.3), and placing squadrons a ship overlapped
-(SWA-OVL, by the opponent); squadron activations, moves and their end (SWA-3, SWA-R3).
+maneuver with any Navigate command (SWA-2.3), placing squadrons a ship overlapped
+(SWA-OVL, by the opponent) and the owner's choices for a debris field and a station (SWA-OVL);
+squadron activations, moves and their end (SWA-3, SWA-R3).
 
 Attacks: :class:`DeclareAttack` and :class:`AdditionalTarget` here; every decision inside an
 attack (remove a die, Concentrate Fire, accuracy, defence tokens, Redirect, the end of a step)
@@ -156,6 +157,25 @@ class PlaceSquadrons(_Command):
     positions: dict[str, Point]
 
 
+class DebrisZone(_Command):
+    """SWA-OVL: the owner picks the hull zone of ``ship`` that suffers a debris field's two
+    damage."""
+
+    type: Literal["debris_zone"] = "debris_zone"
+    ship: str
+    zone: Zone
+
+
+class StationDiscard(_Command):
+    """SWA-OVL: the owner picks the damage card ``ship`` discards on a station (``card``: its
+    index among the ship's damage cards; any face-down one will do, they are alike to the
+    owner), or none (``null``)."""
+
+    type: Literal["station_discard"] = "station_discard"
+    ship: str
+    card: int | None = Field(default=None, ge=0)
+
+
 class ActivateSquadron(_Command):
     """SWA-3 / SWA-R3: activate a squadron (its slider toggles, SWA-3.4); with ``move_to`` it
     moves there at once (SWA-3.1). In the Squadron Phase a moved squadron's activation ends;
@@ -218,6 +238,8 @@ ArmadaCommand = Annotated[
     | Repair
     | Maneuver
     | PlaceSquadrons
+    | DebrisZone
+    | StationDiscard
     | ActivateSquadron
     | MoveSquadron
     | EndSquadronActivation

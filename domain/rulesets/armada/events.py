@@ -202,13 +202,54 @@ class ShipsOverlapped(DomainEvent):
 
 class ObstacleOverlapped(DomainEvent):
     """SWA-OVL: a ship's final position overlaps an obstacle; its effect follows (asteroid: a
-    face-up damage card; debris: two damage on one hull zone; station: discard a damage card)."""
+    face-up damage card; debris: two damage on the hull zone its owner picks; station: the
+    owner may discard a damage card; :class:`ObstacleChoiceAwaited` asks the owner)."""
 
     TOPIC: ClassVar[str] = "armada.ObstacleOverlapped/1"
     RULE: ClassVar[str] = "SWA-OVL"
     unit: str
     obstacle: str
     kind: Literal["asteroid", "debris", "station"]
+
+
+class ObstacleChoiceAwaited(DomainEvent):
+    """SWA-OVL: the effect of ``obstacle`` under a ship's final position waits for its owner
+    (``chooser``): the hull zone that suffers a debris field's two damage, or the damage card a
+    station lets the ship discard. ``later``: the obstacles under the ship still to resolve."""
+
+    TOPIC: ClassVar[str] = "armada.ObstacleChoiceAwaited/1"
+    RULE: ClassVar[str] = "SWA-OVL"
+    AUTOMATIC: ClassVar[bool] = True
+    ship: str
+    obstacle: str
+    kind: Literal["debris", "station"]
+    chooser: str
+    later: list[str] = Field(default_factory=list)
+
+
+class ObstacleChoiceMade(DomainEvent):
+    """SWA-OVL: the owner's choice for an obstacle's effect: the debris field's ``zone``, or the
+    station's damage card to discard (``card``, its index on the ship; None: none)."""
+
+    TOPIC: ClassVar[str] = "armada.ObstacleChoiceMade/1"
+    RULE: ClassVar[str] = "SWA-OVL"
+    ship: str
+    obstacle: str
+    kind: Literal["debris", "station"]
+    zone: Zone | None = None
+    card: int | None = None
+
+
+class SquadronHullRecovered(DomainEvent):
+    """SWA-OVL: a squadron that ended its move overlapping a station recovers one hull point;
+    ``hull`` is its hull after."""
+
+    TOPIC: ClassVar[str] = "armada.SquadronHullRecovered/1"
+    RULE: ClassVar[str] = "SWA-OVL"
+    AUTOMATIC: ClassVar[bool] = True
+    squadron: str
+    obstacle: str
+    hull: int
 
 
 class SquadronsDisplaced(DomainEvent):
@@ -304,6 +345,9 @@ ARMADA_EVENTS = EventRegistry(
         ShipManeuvered,
         ShipsOverlapped,
         ObstacleOverlapped,
+        ObstacleChoiceAwaited,
+        ObstacleChoiceMade,
+        SquadronHullRecovered,
         SquadronsDisplaced,
         SquadronsPlaced,
         ActivationEnded,

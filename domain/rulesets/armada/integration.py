@@ -216,7 +216,7 @@ def _resolve_dealing(
 def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     """Every attack ``side`` may declare now (the activating ship's zones not yet used, or the
     activating squadron), each checked against the rules without rolling."""
-    if side is None or state.attack is not None or state.dealings:
+    if side is None or state.attack is not None or state.dealings or state.obstacle_choice:
         return []
     attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
     activation = state.activation

@@ -12,11 +12,12 @@
   ships overlapped at the last speed tried, measured from its final position — Wake's reading)
   are each dealt a face-down damage card (INTEGRATION POINT: ``integration.deal_damage_cards``).
   A base partly outside the play area is destroyed. Obstacles under the final position take
-  effect (asteroid: one face-up damage card; debris: two damage on the hull zone with the most
-  shields — Wake picks it for the owner; station: the ship discards a damage card, a face-up one
-  first). Squadrons under the final position are placed touching the ship by the player not
-  moving it (``place_squadrons``, within :data:`TOUCH` mm), or touching a squadron that touches
-  it.
+  effect (:mod:`.obstacles`: asteroid, one face-up damage card; debris, two damage on the hull
+  zone the owner picks; station, the damage card the owner picks is discarded); the maneuver
+  goes on after the owner's choice (:func:`decide_obstacle_choice`, :func:`finish_maneuver`).
+  Squadrons under the final position are placed touching the ship by the player not moving it
+  (``place_squadrons``, within :data:`TOUCH` mm) as long as the ship has room beside it, and
+  only then touching a squadron that touches it (:func:`room_beside`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
 from domain.events import DomainEvent
 from domain.frozen import changed
+from domain.rulesets.armada import obstacles
 from domain.rulesets.armada.arcs import distance_between
-from domain.rulesets.armada.commands import Maneuver, PlaceSquadrons
+from domain.rulesets.armada.commands import DebrisZone, Maneuver, PlaceSquadrons, StationDiscard
 from domain.rulesets.armada.damage import (
     damage_after_maneuver,
     damage_on_speed_change,
@@ -42,12 +44,10 @@ from domain.rulesets.armada.damage_dealing import (
     strongest_zone,
     suffer_damage,
 )
-from domain.rulesets.armada.data import ObstacleKind
 from domain.rulesets.armada.events import (
     ActivationEnded,
     CommandResolved,
-    DamageCardDiscarded,
-    ObstacleOverlapped,
+    ObstacleChoiceAwaited,
     ShipManeuvered,
     ShipsOverlapped,
     SpeedChanged,
@@ -55,7 +55,7 @@ from domain.rulesets.armada.events import (
     SquadronsPlaced,
     UnitDestroyed,
 )
-from domain.rulesets.armada.geometry import Disc, Pose, place_obstacle, place_ship
+from domain.rulesets.armada.geometry import Disc, Pose, place_ship
 from domain.rulesets.armada.maneuver import (
     CourseError,
     Side,
@@ -65,10 +65,10 @@ from domain.rulesets.armada.maneuver import (
     yaw_limits,
 )
 from domain.rulesets.armada.overlap import (
-    bases_overlap,
     closest,
     discs_overlap,
     outside_play_area,
+    room_touching,
     ships_overlapped,
     squadron_overlaps,
     squadrons_overlapped,
@@ -84,6 +84,7 @@ from domain.rulesets.armada.state import (
     with_ship,
     with_squadron,
 )
+from domain.words import possessive
 
 TOUCH = 0.5
 """mm: a placed squadron within this gap of the ship (without overlapping) touches it."""
@@ -149,7 +150,8 @@ def determine_course(state: ArmadaState, command: Maneuver) -> tuple[int, tuple[
         )
     if speed > card.max_speed:
         raise IllegalCommand(
-            f"{card.name}'s speed chart stops at {card.max_speed}, not {speed}", rule="SWA-R3"
+            f"{possessive(card.name)} speed chart stops at {card.max_speed}, not {speed}",
+            rule="SWA-R3",
         )
     limits = damaged_yaw_limits(yaw_limits(card, speed), face_up_effects(state, ship.id))
     if command.raise_joint is not None:
@@ -254,21 +256,50 @@ def decide_maneuver(
             )
         )
         return _ended(state, events, ship.id, fold)
-    events += _obstacles(fold(state, events), ship.id, base, dice, fold)
-    if fold(state, events).ships[ship.id].in_play:  # Ruptured Engine
-        now = fold(state, events)
-        ruptured = damage_after_maneuver(face_up_effects(now, ship.id), now.ships[ship.id].speed)
-        events += _hook_damage(now, ship.id, ruptured, dice)
+    events += obstacles.effects(fold(state, events), ship.id, base, dice, fold)
+    if events and isinstance(events[-1], ObstacleChoiceAwaited):
+        return events  # the owner chooses; decide_obstacle_choice goes on from there
+    return [*events, *finish_maneuver(fold(state, events), ship.id, dice, fold)]
+
+
+def finish_maneuver(
+    state: ArmadaState, ship_id: str, dice: DiceSource, fold: Fold
+) -> list[DomainEvent]:
+    """The rest of a maneuver once the obstacles under the ship are resolved: Ruptured Engine,
+    the squadrons it overlapped (SWA-OVL: to be placed by the other player) or the end of the
+    activation."""
+    events: list[DomainEvent] = []
+    if state.ships[ship_id].in_play:  # Ruptured Engine
+        ruptured = damage_after_maneuver(
+            face_up_effects(state, ship_id), state.ships[ship_id].speed
+        )
+        events += _hook_damage(state, ship_id, ruptured, dice)
     after = fold(state, events)
-    if not after.ships[ship.id].in_play:
-        return _ended(state, events, ship.id, fold)
+    if not after.ships[ship_id].in_play:
+        return _ended(state, events, ship_id, fold)
     discs = {s.id: after.disc(s.id) for s in after.squadrons.values() if s.in_play}
-    under = squadrons_overlapped(base, discs)
+    under = squadrons_overlapped(after.placed(ship_id).base, discs)
     if under:
-        placer = state.other(ship.side)
-        events.append(SquadronsDisplaced(ship=ship.id, squadrons=list(under), placer=placer))
+        placer = state.other(state.ships[ship_id].side)
+        events.append(SquadronsDisplaced(ship=ship_id, squadrons=list(under), placer=placer))
         return events
-    return _ended(state, events, ship.id, fold)
+    return _ended(state, events, ship_id, fold)
+
+
+def decide_obstacle_choice(
+    state: ArmadaState,
+    side: str | None,
+    command: DebrisZone | StationDiscard,
+    dice: DiceSource,
+    fold: Fold,
+) -> list[DomainEvent]:
+    """SWA-OVL: the owner's choice for a debris field or a station under its ship, and the rest
+    of the maneuver (:func:`.obstacles.decide_choice`)."""
+
+    def then(after: ArmadaState, ship_id: str, more: DiceSource) -> list[DomainEvent]:
+        return finish_maneuver(after, ship_id, more, fold)
+
+    return obstacles.decide_choice(state, side, command, dice, fold, then)
 
 
 def _hook_damage(
@@ -291,61 +322,6 @@ def _ended(
     return [*events, ActivationEnded(ship=ship_id, unspent=unspent)]
 
 
-def obstacle_shapes(state: ArmadaState) -> dict[str, tuple[ObstacleKind, Any]]:
-    """Obstacle id -> (kind, outline on the play area); computed once per game."""
-    setups = tuple(
-        (o.id, o.shape, o.x, o.y, o.heading, o.flipped) for o in state.scenario.obstacles
-    )
-
-    def make() -> dict[str, tuple[ObstacleKind, Any]]:
-        shapes: dict[str, tuple[ObstacleKind, Any]] = {}
-        for oid, shape_id, x, y, heading, flipped in setups:
-            shape = state.data.obstacles.get(shape_id)
-            shapes[oid] = (shape.kind, place_obstacle(shape, Pose(x, y, heading), flipped))
-        return shapes
-
-    return state.data.memo(("obstacles", setups), make)
-
-
-def _obstacles(
-    state: ArmadaState, ship_id: str, base: Any, dice: DiceSource, fold: Fold
-) -> list[DomainEvent]:
-    """SWA-OVL: the effects of the obstacles under a ship's final position, one after another
-    (each on the state the previous ones left), with Damaged Controls' extra card."""
-    events: list[DomainEvent] = []
-    for obstacle, (kind, outline) in obstacle_shapes(state).items():
-        if not bases_overlap(base, outline):
-            continue
-        now = fold(state, events)
-        if not now.ships[ship_id].in_play:
-            break
-        events.append(ObstacleOverlapped(unit=ship_id, obstacle=obstacle, kind=kind))
-        extra = overlap_cards(face_up_effects(now, ship_id))  # Damaged Controls
-        events += deal_damage_cards(now, ship_id, extra, face_up=False, rule="SWA-DMG", dice=dice)
-        now = fold(state, events)
-        ship = now.ships[ship_id]
-        if not ship.in_play:
-            break
-        if kind == "asteroid":
-            events += deal_damage_cards(now, ship_id, 1, face_up=True, rule="SWA-OVL", dice=dice)
-        elif kind == "debris":
-            zone = strongest_zone(now, ship_id)
-            events += suffer_damage(now, ship_id, 2, zone, rule="SWA-OVL", dice=dice)
-        elif ship.damage:
-            index = next((i for i, c in enumerate(ship.damage) if c.face_up), 0)
-            card = ship.damage[index]
-            events.append(
-                DamageCardDiscarded(
-                    ship=ship_id,
-                    index=index,
-                    card=card.card,
-                    face_up=card.face_up,
-                    rule="SWA-OVL",
-                )
-            )
-    return events
-
-
 # --------------------------------------------------------------------------- placing squadrons
 
 
@@ -356,8 +332,9 @@ def decide_place(
 
     Raises:
         IllegalCommand: nothing to place, not exactly the displaced squadrons, a position
-            outside the play area, overlapping a ship or squadron, or touching neither the
-            ship nor a squadron that touches it.
+            outside the play area, overlapping a ship or squadron, touching neither the ship
+            nor a squadron that touches it, or touching only a squadron while the ship still
+            has room beside it (version 0.2 on).
     """
     acting = acting_side(state, side, "ship", "SWA-OVL")
     displaced = state.displaced
@@ -376,8 +353,7 @@ def decide_place(
         for s in state.squadrons.values()
         if s.in_play and s.id not in displaced.squadrons
     }
-    touching = [d for d in fixed.values() if distance_between(ship_base, d) <= TOUCH]
-    placed: list[Disc] = []
+    placed: dict[str, Disc] = {}
     for sq_id, (x, y) in command.positions.items():
         if sq_id not in state.squadrons:
             raise InvalidCommand(f"no squadron {sq_id!r}")
@@ -386,24 +362,52 @@ def decide_place(
             raise IllegalCommand(f"{sq_id} cannot be placed outside the play area", rule="SWA-OVL")
         if any(squadron_overlaps(b, disc) for b in bases):
             raise IllegalCommand(f"{sq_id} would overlap a ship", rule="SWA-OVL")
-        if any(discs_overlap(disc, d) for d in [*fixed.values(), *placed]):
+        if any(discs_overlap(disc, d) for d in [*fixed.values(), *placed.values()]):
             raise IllegalCommand(f"{sq_id} would overlap a squadron", rule="SWA-OVL")
-        on_ship = distance_between(ship_base, disc) <= TOUCH
-        on_squadron = any(distance_between(disc, d) <= TOUCH for d in touching)
-        if not on_ship and not on_squadron:
+        placed[sq_id] = disc
+    on_ship = {k for k, d in placed.items() if distance_between(ship_base, d) <= TOUCH}
+    anchors = [
+        *(d for d in fixed.values() if distance_between(ship_base, d) <= TOUCH),
+        *(placed[k] for k in on_ship),
+    ]
+    for sq_id, disc in placed.items():
+        if sq_id in on_ship:
+            continue
+        if not any(distance_between(disc, d) <= TOUCH for d in anchors):
             raise IllegalCommand(
                 f"{sq_id} must touch {displaced.ship} (or a squadron touching it)",
                 rule="SWA-OVL",
             )
-        placed.append(disc)
-        if on_ship:
-            touching.append(disc)
+        others = [*fixed.values(), *(d for k, d in placed.items() if k != sq_id)]
+        if (
+            obstacles.owners_choose(state)
+            and not room_beside(state, displaced.ship, others).is_empty
+        ):
+            raise IllegalCommand(
+                f"{sq_id} must touch {displaced.ship} itself: there is still room beside it (a "
+                "squadron goes touching another squadron only when the ship has none left)",
+                rule="SWA-OVL",
+            )
     positions = {k: (float(x), float(y)) for k, (x, y) in command.positions.items()}
     unspent = state.activation.dial if state.activation is not None else None
     return [
         SquadronsPlaced(side=acting, positions=positions),
         ActivationEnded(ship=displaced.ship, unspent=unspent),
     ]
+
+
+def room_beside(state: ArmadaState, ship_id: str, discs: Sequence[Disc]) -> Any:
+    """Where a displaced squadron's centre may still go touching ``ship_id``, the other
+    squadrons being at ``discs`` (:func:`.overlap.room_touching`)."""
+    bases = [state.placed(s.id).base for s in state.ships.values() if s.in_play and s.id != ship_id]
+    return room_touching(
+        state.placed(ship_id).base,
+        state.data.geometry.squadron_base_radius,
+        TOUCH,
+        state.data.geometry.play_area,
+        bases,
+        discs,
+    )
 
 
 # --------------------------------------------------------------------------- evolve

@@ -10,6 +10,10 @@ default (``wake start armada ... --option name=value``); docs/armada.md lists th
   effect). :mod:`.defence` implements both.
 * ``pass_tokens`` (SWA-PASS): ``off`` — the Learn to Play booklet has none (default);
   ``rrg_1_6`` — the Rules Reference 1.6 pass tokens (:mod:`.passing`).
+
+:data:`VERSION` is the version new games are recorded with; games recorded with one of
+:data:`REPLAYS` re-run with that version's readings (``ArmadaState.rules_version``), so their
+records keep verifying.
 """
 
 from __future__ import annotations
@@ -22,6 +26,13 @@ from domain.errors import ScenarioError
 from domain.rulesets.armada.defence import EvadeReading
 
 Points = Literal["printed", "updated"]
+
+#: The version of these rules new games are recorded with, and the older ones still played.
+#: 0.2 (issue 22, SWA-OVL): a squadron ending its move on a station recovers one hull; displaced
+#: squadrons go touching the ship while there is room; the debris zone and the station discard
+#: are the owner's orders. 0.1 games re-run without those (Wake chose for the owner).
+VERSION = (0, 2)
+REPLAYS = ("0.1",)
 
 
 class ArmadaOptions(BaseModel):

@@ -5,12 +5,13 @@ Bases overlap when their interiors share area; touching does not count (nothing 
 speed − 1, − 2 … down to 0, keeping the clicks of the joints it still uses (:func:`step_down`);
 the rules layer then deals a face-down damage card to it and to the closest ship it overlapped
 (:func:`closest`). A ship or squadron with any part of its base outside the play area is
-destroyed (:func:`outside_play_area`).
+destroyed (:func:`outside_play_area`). :func:`room_touching` is where a displaced squadron's
+centre may still go touching the ship that overlapped it (SWA-OVL's placement priority).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,38 @@ def outside_play_area(shape: Any, area: PlayArea) -> bool:
         )
     table = box(-TOLERANCE, -TOLERANCE, area.width + TOLERANCE, area.height + TOLERANCE)
     return not bool(table.covers(shape))
+
+
+ROOM_MARGIN = 0.1
+"""mm: room beside a ship narrower than this (the polygons approximating circles err by less)
+does not count as room (SWA-OVL placement priority)."""
+
+
+def room_touching(
+    ship: Any,
+    radius: float,
+    gap: float,
+    area: PlayArea,
+    bases: Sequence[Any],
+    discs: Sequence[Disc],
+) -> Any:
+    """Where the centre of a squadron of ``radius`` may go touching the ship base ``ship``
+    (``gap / 2`` mm from it) without overlapping the other ship ``bases`` or squadron
+    ``discs`` and inside the play area: a (possibly empty) shapely line geometry. SWA-OVL:
+    displaced squadrons go touching the ship as long as there is room (:data:`ROOM_MARGIN`)."""
+    ring = ship.buffer(radius + gap / 2, quad_segs=32).exterior
+    blocked = [b.buffer(radius + ROOM_MARGIN, quad_segs=32) for b in bases]
+    blocked += [d.point.buffer(d.radius + radius + ROOM_MARGIN, quad_segs=32) for d in discs]
+    inside = box(
+        radius + ROOM_MARGIN,
+        radius + ROOM_MARGIN,
+        area.width - radius - ROOM_MARGIN,
+        area.height - radius - ROOM_MARGIN,
+    )
+    free = ring.intersection(inside)
+    if blocked:
+        free = free.difference(shapely.union_all(blocked))
+    return free
 
 
 def closest(base: Any, others: Mapping[str, Any]) -> str | None:

@@ -20,6 +20,7 @@ from domain.rulesets.armada import (
     command_phase,
     integration,
     maneuvering,
+    obstacles,
     passing,
     scoring,
     setup_phase,
@@ -30,6 +31,7 @@ from domain.rulesets.armada import (
 )
 from domain.rulesets.armada.commands import (
     ActivateSquadron,
+    DebrisZone,
     DeployShip,
     DeploySquadrons,
     EndSquadronActivation,
@@ -41,9 +43,11 @@ from domain.rulesets.armada.commands import (
     RevealDial,
     SetDials,
     SquadronCommand,
+    StationDiscard,
 )
 from domain.rulesets.armada.events import PhaseBegan, TurnBegan
 from domain.rulesets.armada.state import ArmadaState, next_side
+from domain.words import possessive
 
 MAX_AUTOMATIC = 64
 """Automatic steps after one order, at most (a guard: a round has a handful)."""
@@ -73,7 +77,17 @@ def decide(
         if state.dealings:
             who = integration.dealing_chooser(state) or "a player"
             raise IllegalCommand(
-                f"a face-up damage card waits for {who}'s choice: make it first", rule="SWA-DMG"
+                f"a face-up damage card waits for {possessive(who)} choice: make it first",
+                rule="SWA-DMG",
+            )
+        waiting = state.obstacle_choice
+        if waiting is not None and not isinstance(command, (DebrisZone, StationDiscard)):
+            what = "hull zone" if waiting.kind == "debris" else "damage card to discard"
+            raise IllegalCommand(
+                f"{waiting.obstacle} under {waiting.ship} waits for "
+                f"{possessive(waiting.chooser)} choice of "
+                f"the {what}: make it first",
+                rule="SWA-OVL",
             )
         events = _decide(state, side, command, dice)
     return [*events, *advance(fold_all(state, events))]
@@ -100,6 +114,8 @@ def _decide(
         return maneuvering.decide_maneuver(state, side, command, dice, fold_all)
     if isinstance(command, PlaceSquadrons):
         return maneuvering.decide_place(state, side, command)
+    if isinstance(command, (DebrisZone, StationDiscard)):
+        return maneuvering.decide_obstacle_choice(state, side, command, dice, fold_all)
     if isinstance(command, ActivateSquadron):
         return squadron_phase.decide_activate(state, side, command)
     if isinstance(command, MoveSquadron):
@@ -205,6 +221,7 @@ _MODULES = (
     ship_phase.apply,
     ship_commands.apply,
     maneuvering.apply,
+    obstacles.apply,
     squadron_phase.apply,
     status_phase.apply,
     passing.apply,

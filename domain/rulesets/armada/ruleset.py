@@ -16,7 +16,7 @@ from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta, version_tuple, with_bundled_data
 from domain.rulesets.armada import (
     bot,
     command_phase,
@@ -31,7 +31,7 @@ from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.data import ArmadaData, resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
-from domain.rulesets.armada.options import resolve_options
+from domain.rulesets.armada.options import REPLAYS, VERSION, resolve_options
 from domain.rulesets.armada.scenario import Scenario, load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
@@ -50,7 +50,8 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     meta: ClassVar[RulesetMeta] = RulesetMeta(
         id="armada",
         name="Star Wars: Armada",
-        version="0.1",
+        version=".".join(map(str, VERSION)),
+        replays=list(REPLAYS),
         min_sides=2,
         max_sides=2,
         board_kind="continuous",
@@ -84,7 +85,9 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
         scenario, data = _loaded(header.scenario)
         # the seed, or the line's first game id: a variation seals as its parent did
         salt_base = header.salt_base
-        return initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
+        state = initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
+        # a game recorded with an older version re-runs with that version's readings
+        return state.model_copy(update={"rules_version": version_tuple(header.ruleset.version)})
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
         return _ORDERS.parse(data)

@@ -28,6 +28,7 @@ from domain.rulesets.armada.overlap import (
     outside_play_area,
     squadron_overlaps,
 )
+from domain.words import possessive
 
 Edge = Literal["bottom", "top", "left", "right"]
 DATA_PARTS = ("ships", "squadrons", "geometry", "damage", "obstacles")
@@ -176,7 +177,8 @@ def check_against_data(scenario: Scenario, data: ArmadaData) -> None:
             )
         if ship.speed is not None and ship.speed not in card.speed_chart:
             raise ScenarioError(
-                f"ships[{ship.id}].speed: {ship.speed} is not on {card.name}'s speed chart "
+                f"ships[{ship.id}].speed: {ship.speed} is not on {possessive(card.name)} "
+                "speed chart "
                 f"(1..{card.max_speed}, SWA-SETUP)"
             )
         if ship.placed:

@@ -4,7 +4,8 @@ order goes through first.
 * Setup: the side whose deployment turn it is.
 * Command Phase: both sides, secretly and simultaneously, until each has set its dials.
 * Ship Phase: the side whose turn it is to activate a ship — or, while squadrons a ship
-  overlapped wait to be placed, the player not moving that ship.
+  overlapped wait to be placed, the player not moving that ship; while a debris field or a
+  station under a ship waits for its owner's choice, the owner.
 * Squadron Phase: the side activating squadrons this turn.
 * Inside an attack (SWA-ATK): the side its next decision belongs to (:func:`.attack.actor`);
   a face-up damage card dealt outside an attack that waits for a choice: its chooser.
@@ -18,6 +19,7 @@ from domain.rulesets.armada.attack import actor
 from domain.rulesets.armada.damage import chooser
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.state import ArmadaState, Phase
+from domain.words import possessive
 
 
 def _dealing_chooser(state: ArmadaState) -> str | None:
@@ -36,6 +38,8 @@ def to_act(state: ArmadaState) -> list[str]:
         return [who] if who is not None else []
     if state.dealings:
         return [side for side in (_dealing_chooser(state),) if side is not None]
+    if state.obstacle_choice is not None:
+        return [state.obstacle_choice.chooser]
     if state.phase == "command":
         return [s for s in state.scenario.side_ids if s not in state.dials_set]
     if state.displaced is not None:
@@ -66,5 +70,5 @@ def acting_side(state: ArmadaState, side: str | None, phase: Phase, rule: str) -
         return expected[0]
     if side not in expected:
         who = " and ".join(expected) or "nobody"
-        raise NotYourTurn(f"it is {who}'s decision, not {side}'s", rule=rule)
+        raise NotYourTurn(f"it is {possessive(who)} decision, not {possessive(side)}", rule=rule)
     return side

@@ -43,6 +43,7 @@ from domain.rulesets.armada.state import (
     with_ship,
     with_squadron,
 )
+from domain.words import possessive
 
 RULE = "SWA-SETUP"
 
@@ -201,7 +202,8 @@ def decide_ship(state: ArmadaState, side: str | None, command: DeployShip) -> li
     card = state.card(ship.id)
     if command.speed not in card.speed_chart:
         raise IllegalCommand(
-            f"{ship.id}'s speed dial must show a speed on its chart (1..{card.max_speed}), "
+            f"{possessive(ship.id)} speed dial must show a speed on its chart "
+            f"(1..{card.max_speed}), "
             f"not {command.speed}",
             rule=RULE,
         )
@@ -212,7 +214,8 @@ def decide_ship(state: ArmadaState, side: str | None, command: DeployShip) -> li
     grown = zone.buffer(TOLERANCE, join_style="mitre")
     if outside_play_area(base, state.data.geometry.play_area) or not grown.covers(base):
         raise IllegalCommand(
-            f"{ship.id} must be placed entirely inside {acting}'s deployment zone (within "
+            f"{ship.id} must be placed entirely inside {possessive(acting)} deployment "
+            "zone (within "
             f"distance 3 of its edge)",
             rule=RULE,
         )

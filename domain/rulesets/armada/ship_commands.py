@@ -32,6 +32,7 @@ from domain.rulesets.armada.events import (
 )
 from domain.rulesets.armada.ship_phase import activating
 from domain.rulesets.armada.state import ArmadaState, CommandName, DamageCardState, with_ship
+from domain.words import possessive
 
 RULE = "SWA-R3"
 COSTS = {"move_shield": 1, "recover_shield": 2, "discard_damage": 3}
@@ -154,13 +155,15 @@ def decide_repair(state: ArmadaState, side: str | None, command: Repair) -> list
             raise IllegalCommand(f"repair effect {n}: name the hull zone", rule=RULE)
         if shields_locked(face_up_effects_of(damage, state.data.damage), shields[zone]):
             raise IllegalCommand(
-                f"repair effect {n}: {ship.id}'s {zone} zone has no shields and Capacitor "
+                f"repair effect {n}: {possessive(ship.id)} {zone} zone has no shields and "
+                "Capacitor "
                 "Failure is face up: it can neither recover nor receive shields",
                 rule="SWA-DMG",
             )
         if shields[zone] >= getattr(maximum, zone):
             raise IllegalCommand(
-                f"repair effect {n}: {ship.id}'s {zone} shields are at their maximum", rule=RULE
+                f"repair effect {n}: {possessive(ship.id)} {zone} shields are at their maximum",
+                rule=RULE,
             )
         source = effect.source if effect.effect == "move_shield" else None
         if effect.effect == "move_shield":
@@ -170,7 +173,7 @@ def decide_repair(state: ArmadaState, side: str | None, command: Repair) -> list
                 )
             if shields[source] <= 0:
                 raise IllegalCommand(
-                    f"repair effect {n}: {ship.id}'s {source} zone has no shield to move",
+                    f"repair effect {n}: {possessive(ship.id)} {source} zone has no shield to move",
                     rule=RULE,
                 )
             shields[source] -= 1

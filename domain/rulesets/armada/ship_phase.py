@@ -48,6 +48,7 @@ from domain.rulesets.armada.state import (
     with_ship,
 )
 from domain.sealed import Commitment, verify_reveal
+from domain.words import possessive
 
 RULE = "SWA-2"
 Fold = Callable[[ArmadaState, Sequence[DomainEvent]], ArmadaState]
@@ -126,7 +127,7 @@ def _check_content(ship_id: str, top: Dial, command: RevealDial) -> None:
     if top.command is not None:  # set openly by an opponent (Comm Noise)
         if command.command != top.command:
             raise IllegalCommand(
-                f"{ship_id}'s top dial was set to {top.command} (Comm Noise), not "
+                f"{possessive(ship_id)} top dial was set to {top.command} (Comm Noise), not "
                 f"{command.command}",
                 rule="SWA-DMG",
             )
@@ -135,7 +136,7 @@ def _check_content(ship_id: str, top: Dial, command: RevealDial) -> None:
     if not verify_reveal(Commitment(digest=top.digest), content, command.salt):
         raise IllegalCommand(
             f"{command.command} with that salt is not the dial sealed at the top of "
-            f"{ship_id}'s stack",
+            f"{possessive(ship_id)} stack",
             rule="SWA-R2",
         )
 
@@ -174,7 +175,7 @@ def decide_reveal(
             else f"dial {command.slot} is not in"
         )
         raise IllegalCommand(
-            f"{what} {ship.id}'s stack; only the top dial ({top.slot}) can be revealed",
+            f"{what} {possessive(ship.id)} stack; only the top dial ({top.slot}) can be revealed",
             rule="SWA-R2",
         )
     effects = face_up_effects(state, ship.id)

@@ -11,10 +11,12 @@
 * **Move** (SWA-3.1): up to the squadron's speed on the distance side of the ruler — Wake's
   reading of "placed along the ruler up to its speed's band": the centre moves at most that
   band's outer edge — and not onto a ship or another squadron. It may stay where it is. A base
-  left partly outside the play area is destroyed (SWA-OVL).
+  left partly outside the play area is destroyed (SWA-OVL); one that ends its move on a station
+  recovers one hull (SWA-OVL, :func:`.obstacles.station_repair`).
 * **Engagement** (SWA-3.3): a squadron at distance 1 of an enemy squadron is engaged and cannot
   move; it must attack a squadron rather than a ship (the attack pipeline asks
-  :func:`engaged_with`). Obstruction between squadrons is not yet taken into account.
+  :func:`engaged_with`); two squadrons whose line of sight is obstructed by an obstacle or a
+  ship are not engaged (RRG "Engagement").
 * **Attack** (SWA-3.2): INTEGRATION POINT — :func:`check_squadron_attack`,
   :func:`mark_squadron_attack`, ``integration.squadron_can_attack``. An activation with nothing
   left to do ends at once.
@@ -42,7 +44,7 @@ from domain.rulesets.armada.events import (
 )
 from domain.rulesets.armada.geocache import obstacles_key, ships_in_play
 from domain.rulesets.armada.geometry import TOLERANCE
-from domain.rulesets.armada.maneuvering import obstacle_shapes
+from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.sight import trace
@@ -177,7 +179,8 @@ def _moved(state: ArmadaState, squadron_id: str, to: tuple[float, float]) -> lis
                 rule="SWA-3.1",
             )
         )
-    return events
+        return events
+    return [*events, *station_repair(state, squadron_id, to)]
 
 
 CanAttack = Callable[[ArmadaState, str], bool]

@@ -10,8 +10,10 @@
 * The **game** tracks the round, phase and whose turn it is, the first player (who keeps
   initiative all game) and the initiative token's face, the ship activating now
   (:class:`Activation`), the squadron activating now (:class:`SquadronActivation`), squadrons
-  waiting to be placed after a ship overlapped them (:class:`Displaced`, SWA-OVL), the damage
-  deck and discards, and the result.
+  waiting to be placed after a ship overlapped them (:class:`Displaced`, SWA-OVL), an
+  obstacle's effect waiting for its owner's choice (:class:`ObstacleChoice`, SWA-OVL), the
+  damage deck and discards, and the result; ``rules_version`` the ruleset version the game is
+  played by (a 0.1 record re-runs with 0.1's readings).
 
 ``attack`` is the attack in progress (:class:`.attack_state.AttackState`, SWA-ATK): while it is
 set the phases' own orders wait. ``dealings`` are damage cards dealt outside an attack whose
@@ -174,6 +176,18 @@ class Displaced(_State):
     placer: str
 
 
+class ObstacleChoice(_State):
+    """An obstacle under a ship's final position whose effect waits for its owner's choice
+    (SWA-OVL): the debris field's hull zone or the station's damage card. ``later`` are the
+    obstacles under the ship still to resolve after it."""
+
+    ship: str
+    obstacle: str
+    kind: Literal["debris", "station"]
+    chooser: str
+    later: tuple[str, ...] = ()
+
+
 class LastAttack(_State):
     """The last attack declared (for drawing its line of sight and range), until the next
     maneuver or activation."""
@@ -200,6 +214,7 @@ class ArmadaState(_State):
     scenario: Scenario
     data: ArmadaData
     options: ArmadaOptions = ArmadaOptions()
+    rules_version: tuple[int, int] = (0, 2)  # the version the game is played by (options.VERSION)
     salt_base: str = ""  # seeds the bot's dial salts (domain.sealed)
     round: int = 1
     phase: Phase = "command"
@@ -213,6 +228,7 @@ class ArmadaState(_State):
     squadron_activation: SquadronActivation | None = None
     turn_count: int = 0  # squadron activations in the current Squadron Phase turn
     displaced: Displaced | None = None
+    obstacle_choice: ObstacleChoice | None = None  # SWA-OVL: debris zone, station discard
     attack: AttackState | None = None  # the attack in progress (SWA-ATK)
     deck: DeckState = DeckState()  # the damage deck and its discard pile (SWA-DMG)
     deck_shuffled: bool = False  # the setup shuffle has happened (at the first card due)

@@ -105,7 +105,10 @@ RULE_SUMMARIES: dict[str, str] = {
     "SWA-MOV": "Maneuver tool: yaw clicks per joint; speed 0 still executes a maneuver.",
     "SWA-OVL": (
         "Overlapping: step down on ships (a face-down damage card to both), the opponent places "
-        "overlapped squadrons, a base outside the play area is destroyed, obstacle effects."
+        "overlapped squadrons touching the ship (touching a squadron only when no room is "
+        "left), a base outside the play area is destroyed; obstacles: asteroid a face-up card, "
+        "debris 2 damage on a zone the owner picks, station a damage card the owner discards or "
+        "1 hull back for a squadron ending its move on it."
     ),
     "SWA-PASS": "Pass tokens (RRG 1.6, optional).",
     "SWA-DATA": "Unit data: ship and squadron cards, printed and updated points.",

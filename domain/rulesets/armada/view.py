@@ -45,6 +45,7 @@ from domain.rulesets.armada.maneuver import execute
 from domain.rulesets.armada.scoring import scores
 from domain.rulesets.armada.squadron_phase import engaged_with
 from domain.rulesets.armada.state import ArmadaState, ShipState, SquadronState
+from domain.words import possessive
 
 ZONE_LETTERS = {"front": "F", "left": "L", "right": "R", "rear": "A"}
 
@@ -271,6 +272,10 @@ def read_model(state: ArmadaState) -> GameView:
     if state.displaced is not None:
         d = state.displaced
         notes.append(f"{d.placer} places {', '.join(d.squadrons)} touching {d.ship} (SWA-OVL)")
+    if state.obstacle_choice is not None:
+        c = state.obstacle_choice
+        what = "the hull zone for its two damage" if c.kind == "debris" else "a card to discard"
+        notes.append(f"{c.chooser} picks {what}: {c.ship} on {c.obstacle} (SWA-OVL)")
     if not state.attacks_allowed():
         notes.append(f"no attacks in round {state.round} (SWA-2.2)")
     for obstacle in state.scenario.obstacles:
@@ -311,7 +316,7 @@ def _describe(event: DomainEvent) -> str | None:
     if isinstance(event, ev.PhaseBegan):
         return f"round {event.round}: {event.phase} phase [{event.RULE}]"
     if isinstance(event, ev.TurnBegan):
-        return f"{event.side}'s turn [{event.rule}]"
+        return f"{possessive(event.side)} turn [{event.rule}]"
     if isinstance(event, ev.ShipDeployed):
         return (
             f"{event.side} deploys {event.ship} at {_pt(event.x, event.y)} heading "
@@ -358,6 +363,27 @@ def _describe(event: DomainEvent) -> str | None:
         return f"{event.ship} overlapped {event.other}: a face-down damage card each [SWA-OVL]"
     if isinstance(event, ev.ObstacleOverlapped):
         return f"{event.unit} ends on {event.obstacle} ({event.kind}) [SWA-OVL]"
+    if isinstance(event, ev.ObstacleChoiceAwaited):
+        what = (
+            "the hull zone that suffers its two damage"
+            if event.kind == "debris"
+            else "a damage card to discard (or none)"
+        )
+        return f"{event.chooser} picks {what} for {event.ship} on {event.obstacle} [SWA-OVL]"
+    if isinstance(event, ev.ObstacleChoiceMade):
+        if event.kind == "debris":
+            return (
+                f"{event.ship} takes the two damage of {event.obstacle} on its {event.zone} "
+                "zone [SWA-OVL]"
+            )
+        if event.card is None:
+            return f"{event.ship} keeps its damage cards on {event.obstacle} [SWA-OVL]"
+        return f"{event.ship} chooses a damage card to discard on {event.obstacle} [SWA-OVL]"
+    if isinstance(event, ev.SquadronHullRecovered):
+        return (
+            f"{event.squadron} ends its move on {event.obstacle}: recovers 1 hull "
+            f"({event.hull} now) [SWA-OVL]"
+        )
     if isinstance(event, ev.SquadronsDisplaced):
         return (
             f"{event.ship} overlapped {', '.join(event.squadrons)}; {event.placer} places them "
@@ -381,7 +407,7 @@ def _describe(event: DomainEvent) -> str | None:
             text += f" (the unspent {event.unspent} dial is discarded)"
         return text + " [SWA-2]"
     if isinstance(event, ev.SquadronActivated):
-        by = f" by {event.by_ship}'s squadron command" if event.by_ship else ""
+        by = f" by {possessive(event.by_ship)} squadron command" if event.by_ship else ""
         return f"{event.squadron} activates{by}, slider to {event.slider} [SWA-3.4]"
     if isinstance(event, ev.SquadronMoved):
         return (

@@ -71,6 +71,7 @@ from domain.rulesets.iron_oak.state import (
     IronOakState,
     ShipState,
 )
+from domain.words import possessive
 
 # --------------------------------------------------------------------------- seed values
 
@@ -356,7 +357,9 @@ def _collateral(
         )
     card = state.card(ship.id)
     if card.location(cast(Location, location)) is None:
-        raise InvalidCommand(f"{ship.id}'s card has no location {location}", rule="IO-6.3.4")
+        raise InvalidCommand(
+            f"{possessive(ship.id)} card has no location {location}", rule="IO-6.3.4"
+        )
     if chosen is None:
         target = collateral_location(state, ship.id, location)
         return _shield_step(state, ship, target, note, f"{location} → {target}")

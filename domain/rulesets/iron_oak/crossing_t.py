@@ -23,6 +23,7 @@ from domain.rulesets.iron_oak.state import (
     IronOakState,
     PairKind,
 )
+from domain.words import possessive
 
 CrossKind = PairKind  # "bow_on" or "stern_on": what the target becomes (IO-5.5.1, IO-5.5.2)
 
@@ -64,7 +65,7 @@ def check_cross_t(
     check_helm(s, "cross the T")
     if target in failed_last_turn:
         raise IllegalCommand(
-            f"{ship} failed to cross {target}'s T last turn and may not try it again",
+            f"{ship} failed to cross {possessive(target)} T last turn and may not try it again",
             rule="IO-5.5",
         )
 

@@ -36,6 +36,7 @@ from domain.rulesets.iron_oak.turn_events import (
     ShipCaptured,
     paused,
 )
+from domain.words import possessive
 
 
 def gunnery_options(state: IronOakState) -> GunneryOptions:
@@ -67,7 +68,8 @@ def decide_declare(state: IronOakState, side: Side, command: DeclareFire) -> lis
             raise IllegalCommand(f"{fire.firer} is not a {side} unit", rule="IO-6.0")
         if (fire.firer, fire.section) in sections:
             raise IllegalCommand(
-                f"{fire.firer}'s gun section {fire.section} is declared twice", rule="IO-6.0"
+                f"{possessive(fire.firer)} gun section {fire.section} is declared twice",
+                rule="IO-6.0",
             )
         if who_fires == "one_section" and fire.firer in targets:
             raise IllegalCommand(f"{fire.firer} may fire one gun section only", rule="IO-6.0")

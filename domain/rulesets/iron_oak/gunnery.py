@@ -66,6 +66,7 @@ from domain.rulesets.iron_oak.state import (
     cell_key,
 )
 from domain.rulesets.iron_oak.tables import ChartRow, DamageChart
+from domain.words import possessive
 
 Range = Literal["point_blank", "short", "medium", "long"]
 Band = Literal["no_effect", "over", "double", "critical"]
@@ -621,7 +622,7 @@ def _exchange(
             events.append(where)
         found = card.location(cast(Location, where.outcome))
         if found is None:  # pragma: no cover - hit_location only yields codes on the card
-            raise InvalidCommand(f"{target}'s card has no location {where.outcome}")
+            raise InvalidCommand(f"{possessive(target)} card has no location {where.outcome}")
         # the d8 face that picked the location; games recorded with 1.0 kept 0 here
         face = where.roll.faces[0] if state.rules_version >= (1, 1) else 0
         location = found

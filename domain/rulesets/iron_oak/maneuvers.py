@@ -43,6 +43,7 @@ from domain.rulesets.iron_oak.state import (
     PairKind,
     ShipState,
 )
+from domain.words import possessive
 
 BowOnLimit = Literal["crossing_ship", "target", "game"]  # IO-5.5.1 / IO-5.5.2 [AMBIG]
 
@@ -99,7 +100,7 @@ def check_enemy_in_gb(
     if side_of(s) == side_of(t):
         raise IllegalCommand(f"{target} is a friendly ship", rule=rule)
     if here != there:
-        raise IllegalCommand(f"{target} is not in {ship}'s GB {here}", rule=rule)
+        raise IllegalCommand(f"{target} is not in {possessive(ship)} GB {here}", rule=rule)
     return s, t
 
 

@@ -35,6 +35,7 @@ from domain.rulesets.iron_oak.state import (
     cell_key,
     fold_all,
 )
+from domain.words import possessive
 
 Maneuver = Literal[0, 1, 2]
 # "towed": towed by a working tower, the ship goes where the tower takes it (IO-5.3)
@@ -221,7 +222,7 @@ def check_path(
     if not path or tuple(path[0]) != here:
         start = tuple(path[0]) if path else None
         raise IllegalCommand(
-            f"the path must start in {ship}'s box {here}, not {start}", rule="IO-5.0"
+            f"the path must start in {possessive(ship)} box {here}, not {start}", rule="IO-5.0"
         )
     cells = [(int(c), int(r)) for c, r in path]
     if maneuver == 0:

@@ -91,9 +91,3 @@ LEGACY_READINGS: dict[str, dict[str, object]] = {
         "who_fires": "one_section",
     },
 }
-
-
-def version_tuple(version: str) -> tuple[int, int]:
-    """``"1.0"`` → ``(1, 0)``."""
-    major, _, minor = version.partition(".")
-    return int(major), int(minor or 0)

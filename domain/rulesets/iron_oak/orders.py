@@ -57,6 +57,7 @@ from domain.rulesets.iron_oak.turn_events import (
     paused,
 )
 from domain.sealed import Commitment, seal, verify_reveal
+from domain.words import possessive
 
 MOVES = ("maneuver_0", "maneuver_1", "maneuver_2")
 
@@ -125,7 +126,7 @@ def decide_orders(state: IronOakState, side: Side, command: AssignOrders) -> lis
         missing, extra = sorted(ships - given), sorted(given - ships)
         raise IllegalCommand(
             f"every ship under command needs one order card: missing {missing}, not "
-            f"{side}'s or not in play {extra}",
+            f"{possessive(side)} or not in play {extra}",
             rule="IO-3.2",
         )
     for ship, digest in command.seals.items():
@@ -218,7 +219,8 @@ def check_reveal(state: IronOakState, side: Side, command: RevealOrder) -> None:
     if command.drift:
         if command.order != "drift" and order_possible(state, ship, command.order):
             raise IllegalCommand(
-                f"{ship}'s {command.order} order can be carried out; only an order that cannot "
+                f"{possessive(ship)} {command.order} order can be carried out; only an order "
+                "that cannot "
                 "be carried out makes the ship drift instead",
                 rule="IO-4.0",
             )
@@ -413,7 +415,7 @@ def _check_opposing(state: IronOakState, command: RevealOrder) -> None:
     if controller(state, target) == controller(state, ship) or not t.afloat:
         raise IllegalCommand(f"{target} is not an enemy ship afloat", rule="IO-5.1.3")
     if s.cell is None or t.cell != s.cell:
-        raise IllegalCommand(f"{target} is not in {ship}'s GB", rule="IO-5.1.3")
+        raise IllegalCommand(f"{target} is not in {possessive(ship)} GB", rule="IO-5.1.3")
     movable, reason = movement.can_move(state, ship, state.options.drift_when_fouled_with)
     if not movable:
         raise IllegalCommand(f"{ship} cannot move this turn ({reason})", rule="IO-4.0")
@@ -434,7 +436,9 @@ def _started_together(state: IronOakState, ship: str, target: str, rule: str) ->
     (「敵艦と同じGBで命令フェイズを始め」); in alternating play ships move in between."""
     cells = state.order_cells.get(controller(state, ship), {})
     if ship in cells and cells.get(ship) != cells.get(target):
-        raise IllegalCommand(f"{ship} did not start the Order Phase in {target}'s GB", rule=rule)
+        raise IllegalCommand(
+            f"{ship} did not start the Order Phase in {possessive(target)} GB", rule=rule
+        )
 
 
 def _failed_t(state: IronOakState, ship: str) -> set[str]:

@@ -41,6 +41,7 @@ from domain.rulesets.iron_oak.sequence import (
     under_command,
 )
 from domain.rulesets.iron_oak.state import IronOakState
+from domain.words import possessive
 
 PassMeans = Status | AssignOrders | RespondMovement | DeclareFire | RespondFire | ExchangeCard
 
@@ -58,14 +59,16 @@ def long_form(state: IronOakState, side: str | None) -> PassMeans:
     if state.awaiting is not None:
         raise IllegalCommand(
             f"the resolution has stopped: {state.awaiting.side} chooses where "
-            f"{state.awaiting.unit}'s Collateral damage goes (choose_collateral), which cannot "
+            f"{possessive(state.awaiting.unit)} Collateral damage goes "
+            "(choose_collateral), which cannot "
             "be passed",
             rule="IO-6.3.4",
         )
     expected = to_act(state)
     if side is not None and side not in expected and None not in expected:
         raise NotYourTurn(
-            f"it is {', '.join(str(s) for s in expected)}'s decision; {side} has nothing to pass",
+            f"it is {possessive(', '.join(str(s) for s in expected))} decision; {side} "
+            "has nothing to pass",
             rule="IO-3.0",
         )
     who = side if side in SIDES else expected[0]

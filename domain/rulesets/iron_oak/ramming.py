@@ -36,6 +36,7 @@ from domain.rulesets.iron_oak.state import (
     IronOakState,
     ShipState,
 )
+from domain.words import possessive
 
 # IO-6.3.12: Ram critical, −5 to ram resolution
 RAM_CRITICAL = -5
@@ -81,14 +82,14 @@ def check_ram(
     if spar and card.spar is None:
         raise IllegalCommand(f"{ship} has no spar torpedo", rule="IO-5.6.2")
     if spar and SPAR_CRITICAL in s.criticals and not card.spar_reattack:
-        raise IllegalCommand(f"{ship}'s spar torpedo is destroyed", rule="IO-6.3.14")
+        raise IllegalCommand(f"{possessive(ship)} spar torpedo is destroyed", rule="IO-6.3.14")
     if ram and card.ram is None:
         raise IllegalCommand(f"{ship} has no ram", rule="IO-5.6.3")
     if ram and state.card(target).location("WL") is None:
         raise IllegalCommand(f"{target} has no waterline to ram", rule="IO-5.6.3")
     if state.relation(target, ship) == "stern_on":
         raise IllegalCommand(
-            f"{ship} crossed {target}'s stern and may not ram or spar it", rule="IO-5.5.2"
+            f"{ship} crossed {possessive(target)} stern and may not ram or spar it", rule="IO-5.5.2"
         )
     check_helm(s, "ram or spar")
     if target in attacked_last_turn:

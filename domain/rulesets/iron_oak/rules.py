@@ -50,6 +50,7 @@ from domain.rulesets.iron_oak.turn_events import (
     StepBegan,
     paused,
 )
+from domain.words import possessive
 
 _COMMANDS: TypeAdapter[Any] = TypeAdapter(IronOakCommand)
 
@@ -82,7 +83,9 @@ def decide(
         )
     expected = to_act(state)
     if side is not None and side not in expected and None not in expected:
-        raise NotYourTurn(f"it is {', '.join(str(s) for s in expected)}'s decision", rule=rule)
+        raise NotYourTurn(
+            f"it is {possessive(', '.join(str(s) for s in expected))} decision", rule=rule
+        )
     acting: Side | None = side if side in SIDES else None
     if acting is None and None not in expected:
         acting = expected[0]
@@ -204,7 +207,7 @@ def _choose_collateral(
     awaiting, resuming = state.awaiting, state.resuming
     if awaiting is None or resuming is None:
         raise IllegalCommand("no Collateral location is waiting to be chosen", rule="IO-6.3.4")
-    wanted = f"{awaiting.side} chooses where {awaiting.unit}'s Collateral damage goes"
+    wanted = f"{awaiting.side} chooses where {possessive(awaiting.unit)} Collateral damage goes"
     if not isinstance(command, ChooseCollateral):
         raise IllegalCommand(f"the resolution has stopped: {wanted} first", rule="IO-6.3.4")
     if side is not None and side != awaiting.side:

@@ -14,7 +14,7 @@ from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta, version_tuple, with_bundled_data
 from domain.rulesets.iron_oak import bot, menu, orders, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
@@ -25,7 +25,6 @@ from domain.rulesets.iron_oak.options import (
     REPLAYS,
     VERSION,
     IronOakOptions,
-    version_tuple,
 )
 from domain.rulesets.iron_oak.passing import long_form as pass_long_form
 from domain.rulesets.iron_oak.sequence import to_act
@@ -79,6 +78,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             scenario = load_scenario(data["scenario"] if wrapped else data, dataset)
         return {
             "id": scenario.id,
+            "title": scenario.title,  # the game's title when none is given (issue 22)
             "scenario": scenario.model_dump(mode="json"),
             "data": dataset.model_dump(mode="json"),
         }

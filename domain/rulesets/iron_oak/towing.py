@@ -11,6 +11,7 @@ from domain.rulesets.iron_oak.events import (
 )
 from domain.rulesets.iron_oak.maneuvers import named_ship, on_map_cell, side_of
 from domain.rulesets.iron_oak.state import IronOakState
+from domain.words import possessive
 
 
 def attach_tow(state: IronOakState, tower: str, towed: str) -> list[DomainEvent]:
@@ -25,7 +26,7 @@ def attach_tow(state: IronOakState, tower: str, towed: str) -> list[DomainEvent]
     a, b = named_ship(state, tower, "IO-5.3"), named_ship(state, towed, "IO-5.3")
     here, there = on_map_cell(a, "IO-5.3"), on_map_cell(b, "IO-5.3")
     if here != there:
-        raise IllegalCommand(f"{towed} is not in {tower}'s GB {here}", rule="IO-5.3")
+        raise IllegalCommand(f"{towed} is not in {possessive(tower)} GB {here}", rule="IO-5.3")
     if side_of(a) != side_of(b):
         raise IllegalCommand(f"{towed} is not friendly to {tower}", rule="IO-5.3")
     if not a.powered:

@@ -90,6 +90,7 @@ from domain.rulesets.iron_oak.turn_events import (
     StatusChosen,
     StepBegan,
 )
+from domain.words import possessive
 
 SIDE_NAMES: dict[Side, str] = {"CSA": "Confederacy", "USA": "Union"}
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -450,7 +451,8 @@ def read_model(state: IronOakState) -> GameView:
     if state.awaiting is not None:
         awaiting = state.awaiting
         notes.append(
-            f"waiting for {awaiting.side} to choose where {awaiting.unit}'s Collateral damage "
+            f"waiting for {awaiting.side} to choose where {possessive(awaiting.unit)} "
+            "Collateral damage "
             f"goes: {' or '.join(awaiting.candidates)} (IO-6.3.4)"
         )
     provisional = _provisional(state)
@@ -520,7 +522,7 @@ def _describe_gunnery(e: GunneryResolved) -> str:
     if e.attack == "guns":
         text = f"{e.firer} fires section {e.section} at {e.target} ({RANGES[e.range]})"
     else:
-        text = f"{e.firer}'s {e.attack} attacks {e.target} [{e.rule or 'IO-6.3'}]"
+        text = f"{possessive(e.firer)} {e.attack} attacks {e.target} [{e.rule or 'IO-6.3'}]"
     face = f" (d8 {e.face})" if e.face else ""
     band = e.band_text or e.band.replace("_", " ")
     text += f": hit {e.location}{face}, CR {e.cr} vs DR {e.dr} → {band}, {_hits(e.hits)}"
@@ -588,9 +590,9 @@ def _describe_refloat(e: RefloatAttempted) -> str:
 
 def _describe_spar(e: SparResolved) -> str:
     if not e.detonated:
-        return f"{e.ship}'s spar torpedo fails to detonate against {e.target}"
+        return f"{possessive(e.ship)} spar torpedo fails to detonate against {e.target}"
     text = (
-        f"{e.ship}'s spar torpedo detonates against {e.target}: {_hits(e.target_hits)} "
+        f"{possessive(e.ship)} spar torpedo detonates against {e.target}: {_hits(e.target_hits)} "
         f"(WL {e.target_wl_after})"
     )
     if e.attacker_hits:
@@ -725,7 +727,7 @@ def _describe_turn(event: DomainEvent) -> str | None:
     if isinstance(event, OrderRevealed):
         return _describe_reveal(event)
     if isinstance(event, OrderCompleted):
-        return f"{event.ship}'s order is carried out"
+        return f"{possessive(event.ship)} order is carried out"
     if isinstance(event, EscapeAttempted):
         return f"{event.ship} {'escapes' if event.success else 'fails to escape'} the T"
     if isinstance(event, CardPlayed):
@@ -737,7 +739,7 @@ def _describe_turn(event: DomainEvent) -> str | None:
     if isinstance(event, MapEdgeCrossed):
         return _describe_edge(event)
     if isinstance(event, ShieldRepaired):
-        return f"{event.unit}'s shield {event.location} repaired to {event.shield_after}"
+        return f"{possessive(event.unit)} shield {event.location} repaired to {event.shield_after}"
     if isinstance(event, DriftCheck):
         return f"{event.ship} " + (
             "passes the drift check" if event.passed else "fails the drift check and drifts"
@@ -745,7 +747,7 @@ def _describe_turn(event: DomainEvent) -> str | None:
     if isinstance(event, FireDeclared):
         return _describe_fires(event)
     if isinstance(event, FireCancelled):
-        return f"misfire: {event.firer}'s fire (section {event.section}) is cancelled"
+        return f"misfire: {possessive(event.firer)} fire (section {event.section}) is cancelled"
     if isinstance(event, ShipCaptured):
         return f"{event.ship} strikes its colours: captured by {event.by}"
     if isinstance(event, CardExchanged):
@@ -768,7 +770,7 @@ def _describe_choice(event: DomainEvent) -> str | None:
     """A resolution stopped for the target's Collateral choice (IO-6.3.4)."""
     if isinstance(event, ResolutionCheckpoint):
         order = event.command.get("type", "order")
-        return f"{event.side or 'the umpire'}'s {order} stops for a decision (IO-6.3.4)"
+        return f"{possessive(event.side or 'the umpire')} {order} stops for a decision (IO-6.3.4)"
     if isinstance(event, CollateralAwaited):
         options = " or ".join(f"{c} (shield {event.shields.get(c, 0)})" for c in event.candidates)
         return (
@@ -776,7 +778,7 @@ def _describe_choice(event: DomainEvent) -> str | None:
             f"{event.side} chooses {options} [IO-6.3.4]"
         )
     if isinstance(event, CollateralChosen):
-        return f"{event.side} puts {event.unit}'s Collateral damage on {event.location}"
+        return f"{event.side} puts {possessive(event.unit)} Collateral damage on {event.location}"
     return None
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from domain.errors import WakeError
 from domain.rulesets.ships import combat, turns
-from domain.rulesets.ships.board import line_players
+from domain.rulesets.ships.board import line_centres, line_players
 from domain.rulesets.ships.commands import (
     AirStrike,
     Attack,
@@ -249,7 +249,7 @@ def _attacks(state: ShipsState, player: str) -> list[Any]:
                 if not isinstance(card, AttackCard) or not card.line:
                     continue
                 best = max(
-                    state.order,
+                    line_centres(state, player),
                     key=lambda c: sum(
                         1
                         for p in line_players(state, c, player)

@@ -44,6 +44,21 @@ class RevealFleet(_Command):
     salt: str
 
 
+class CorrectFleet(_Command):
+    """ST-1.9 / ST-1.3: a fleet sealed as a digest alone (a scribe's) turns out to break the
+    placement rules at the reveal, so it cannot be revealed: the player shows it (``fleet`` and
+    ``salt`` open its seal) and places a legal fleet face down again (``digest``, with
+    ``new_fleet`` and ``new_salt`` when the player gives them, as in ``form_fleet``), recorded
+    as a correction; the new fleet is then revealed."""
+
+    type: Literal["correct_fleet"] = "correct_fleet"
+    fleet: Fleet
+    salt: str
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    new_fleet: Fleet | None = None
+    new_salt: str | None = None
+
+
 class Minovsky(_Command):
     """ST-5.3: asked at a segment's start, in turn order: disperse Minovsky particles or not."""
 
@@ -124,6 +139,7 @@ ShipsCommand = Annotated[
     StartBattle
     | FormFleet
     | RevealFleet
+    | CorrectFleet
     | Minovsky
     | LaunchAircraft
     | Attack

@@ -99,6 +99,19 @@ class FleetRevealed(DomainEvent):
     salt: str
 
 
+class FleetCorrected(DomainEvent):
+    """ST-1.9 / ST-1.3: a fleet sealed as a digest alone opened its seal but breaks ``rule``
+    (``reason``), so it could not be revealed; it is shown (public from now on) and the player
+    places a fleet face down again (the ``FleetCommitted`` that follows): a correction."""
+
+    TOPIC: ClassVar[str] = "ships.FleetCorrected/1"
+    player: str
+    fleet: Fleet
+    salt: str
+    reason: str
+    rule: str
+
+
 class FleetsPlaced(DomainEvent):
     """ST-1.9: every fleet on the table at once (cards leave the hands); ``combined`` lists
     ship cards counted into another (ST-5.4)."""
@@ -287,6 +300,7 @@ SHIPS_EVENTS = EventRegistry(
         PlayerDroppedOut,
         FleetCommitted,
         FleetRevealed,
+        FleetCorrected,
         FleetsPlaced,
         SegmentStarted,
         MinovskyAnswered,

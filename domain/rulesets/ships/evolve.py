@@ -103,6 +103,9 @@ def evolve(state: ShipsState, event: DomainEvent) -> ShipsState:
     if isinstance(e, ev.FleetCommitted):
         planned = state.planned if e.fleet is None else {**state.planned, e.player: e.fleet}
         return changed(state, sealed={**state.sealed, e.player: e.digest}, planned=planned)
+    if isinstance(e, ev.FleetCorrected):  # the new seal follows (FleetCommitted)
+        planned = {k: v for k, v in state.planned.items() if k != e.player}
+        return changed(state, planned=planned)
     if isinstance(e, ev.FleetRevealed):
         return changed(state, revealed={**state.revealed, e.player: e.fleet})
     if isinstance(e, ev.FleetsPlaced):

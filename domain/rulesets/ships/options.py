@@ -21,6 +21,14 @@ class ShipsOptions(BaseModel):
     line_includes_centre: bool = True
     # ST-3.1: a line that passes over the firer's own seat never hits its own vanguard.
     line_hits_own_fleet: bool = False
+    # ST-3.1 ("まず中心とするプレイヤーを決め"): the firer may name its own seat as the centre, so
+    # the line hits its two neighbours' vanguards (its own only with line_hits_own_fleet);
+    # False: the centre is another player.
+    line_centre_on_self: bool = True
+    # ST-3.1 with ST-5.5: "closed" — a player who dropped out leaves no gap, the players either
+    # side of its seat are neighbours; "gaps" — the empty seat stays in the circle, and a line
+    # reaching it hits nobody there.
+    line_empty_seats: Literal["closed", "gaps"] = "closed"
     # ST-5.3: ask every player in turn order ("all"), or only those holding a Minovsky card
     # ("holders": fewer questions, but it tells the table who holds one).
     minovsky_ask: Literal["all", "holders"] = "all"

@@ -13,6 +13,7 @@ from domain.rulesets.ships.commands import (
     AirStrike,
     Attack,
     Board,
+    CorrectFleet,
     Defend,
     EndTurn,
     FormFleet,
@@ -29,6 +30,7 @@ from domain.rulesets.ships.state import ShipsState
 _HANDLERS: dict[type, Callable[[ShipsState, str | None, Any], Emitter]] = {
     FormFleet: setup.form_fleet,
     RevealFleet: setup.reveal_fleet,
+    CorrectFleet: setup.correct_fleet,
     Minovsky: turns.minovsky,
     LaunchAircraft: turns.launch,
     Attack: turns.attack,

@@ -142,8 +142,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         return view.describe(event)
 
     def event_notes(self, state: ShipsState, event: DomainEvent) -> list[str]:
-        """A declared attack: the box each target stands in (ST-0, ST-GAPS reach)."""
-        return view.attack_notes(state, event)
+        """A declared attack: the box each target stands in (ST-0, ST-GAPS-REACH); an outcome
+        of a provisional rule: that rule, marked provisional (hits, air battles, boarding,
+        hacking, Minovsky particles)."""
+        return [*view.attack_notes(state, event), *view.provisional_notes(state, event)]
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
@@ -177,6 +179,13 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             return event.model_copy(
                 update={"command": {**event.command, "fleet": None, "salt": None}}
             )
+        if (
+            isinstance(event, CommandIssued)
+            and event.side != viewer
+            and event.command.get("type") == "correct_fleet"
+        ):  # the fleet shown is public; the new one stays face down
+            hidden = {**event.command, "new_fleet": None, "new_salt": None}
+            return event.model_copy(update={"command": hidden})
         if isinstance(event, CommandIssued) and event.command.get("draws"):
             draws = {
                 pid: (cards if pid == viewer else [HIDDEN] * len(cards))

@@ -18,13 +18,14 @@ from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhas
 from domain.events import DomainEvent
 from domain.reveals import SealedCommit, SealedItem, SealedReveal
 from domain.rulesets.ships import events as ev
-from domain.rulesets.ships.commands import FormFleet, RevealFleet, StartBattle
+from domain.rulesets.ships.commands import CorrectFleet, FormFleet, RevealFleet, StartBattle
 from domain.rulesets.ships.data import ShipCard
-from domain.rulesets.ships.fleet import fleet_content, fleet_text
+from domain.rulesets.ships.fleet import Fleet, fleet_content, fleet_text
 from domain.rulesets.ships.flow import Emitter, end_game, step_done
 from domain.rulesets.ships.placement import check_fleet
 from domain.rulesets.ships.state import ShipsState
 from domain.sealed import Commitment, verify_reveal
+from domain.words import possessive
 
 
 def has_ship(state: ShipsState, cards: tuple[str, ...] | list[str]) -> bool:
@@ -50,7 +51,7 @@ class _Named:
         for card in got:
             if self.left[card] <= 0:
                 raise IllegalCommand(
-                    f"{self.player}'s deck cannot hold another {card!r}", rule=rule
+                    f"{possessive(self.player)} deck cannot hold another {card!r}", rule=rule
                 )
             self.left[card] -= 1
         return got
@@ -184,7 +185,10 @@ def _check_turn(state: ShipsState, side: str | None, phase: str, rule: str) -> s
         raise WrongPhase(f"this is not the {phase} step (now: {state.phase})", rule=rule)
     active = state.active
     if side is None or side != active:
-        raise NotYourTurn(f"it is {active}'s turn to act, not {side or 'the umpire'}'s", rule=rule)
+        raise NotYourTurn(
+            f"it is {possessive(active)} turn to act, not {possessive(side or 'the umpire')}",
+            rule=rule,
+        )
     return side
 
 
@@ -198,17 +202,36 @@ def form_fleet(state: ShipsState, side: str | None, cmd: FormFleet) -> Emitter:
         placement rules forbid (ST-1.4–1.8).
     """
     player = _check_turn(state, side, "formation", "ST-1.3")
-    if (cmd.fleet is None) != (cmd.salt is None):
-        raise InvalidCommand("give the fleet with its salt, or neither", rule="ST-1.3")
-    if cmd.fleet is not None and cmd.salt is not None:
-        content = fleet_content(player, state.battle, cmd.fleet)
-        if not verify_reveal(Commitment(digest=cmd.digest), content, cmd.salt):
-            raise IllegalCommand("the fleet given does not open the digest", rule="ST-1.3")
-        check_fleet(state, player, cmd.fleet)
+    _check_given(state, player, cmd.digest, cmd.fleet, cmd.salt)
     em = Emitter(state)
     em.emit(ev.FleetCommitted(player=player, digest=cmd.digest, fleet=cmd.fleet))
     step_done(em)
     return em
+
+
+def _check_given(
+    state: ShipsState, player: str, digest: str, fleet: Fleet | None, salt: str | None
+) -> None:
+    """A fleet given with its seal: it must open the digest and be legal (ST-1.3–1.8)."""
+    if (fleet is None) != (salt is None):
+        raise InvalidCommand("give the fleet with its salt, or neither", rule="ST-1.3")
+    if fleet is not None and salt is not None:
+        content = fleet_content(player, state.battle, fleet)
+        if not verify_reveal(Commitment(digest=digest), content, salt):
+            raise IllegalCommand("the fleet given does not open the digest", rule="ST-1.3")
+        check_fleet(state, player, fleet)
+
+
+def _opens(state: ShipsState, player: str, fleet: Fleet, salt: str) -> None:
+    """ST-1.9: ``fleet`` and ``salt`` must open the player's face-down fleet."""
+    digest = state.sealed.get(player, "")
+    content = fleet_content(player, state.battle, fleet)
+    if not digest or not verify_reveal(Commitment(digest=digest), content, salt):
+        raise IllegalCommand(
+            f"this is not the fleet {player} placed face down (it does not open the "
+            f"commitment {digest[:12]}…)",
+            rule="ST-1.9",
+        )
 
 
 def reveal_fleet(state: ShipsState, side: str | None, cmd: RevealFleet) -> Emitter:
@@ -220,27 +243,60 @@ def reveal_fleet(state: ShipsState, side: str | None, cmd: RevealFleet) -> Emitt
         not open the commitment (ST-1.9), or breaks ST-1.3–1.8.
     """
     player = _check_turn(state, side, "reveal", "ST-1.9")
-    digest = state.sealed.get(player, "")
-    content = fleet_content(player, state.battle, cmd.fleet)
-    if not digest or not verify_reveal(Commitment(digest=digest), content, cmd.salt):
+    _opens(state, player, cmd.fleet, cmd.salt)
+    try:
+        check_fleet(state, player, cmd.fleet)
+    except IllegalCommand as broken:
         raise IllegalCommand(
-            f"this is not the fleet {player} placed face down (it does not open the "
-            f"commitment {digest[:12]}…)",
-            rule="ST-1.9",
-        )
-    check_fleet(state, player, cmd.fleet)
+            f"{broken.message}: this fleet cannot be placed; show it and seal a legal one again "
+            "with correct_fleet (this fleet, its salt and the new seal)",
+            rule=broken.rule,
+        ) from None
     em = Emitter(state)
     em.emit(ev.FleetRevealed(player=player, fleet=cmd.fleet, salt=cmd.salt))
     step_done(em)
     return em
 
 
+def correct_fleet(state: ShipsState, side: str | None, cmd: CorrectFleet) -> Emitter:
+    """ST-1.9 / ST-1.3: the fleet sealed breaks the placement rules, so it cannot be revealed;
+    the player shows it and places a fleet face down again, recorded as a correction
+    (:class:`.events.FleetCorrected`, then ``FleetCommitted``). The reveal step stays this
+    player's: it reveals the new fleet next. A game with physical cards, whose scribe seals a
+    digest alone, can always go on.
+
+    Raises:
+        WrongPhase, NotYourTurn: not this player's reveal step. IllegalCommand: the fleet shown
+        does not open the seal (ST-1.9), or it is a legal fleet (reveal it instead); a new
+        fleet given that does not open the new digest or is not legal (ST-1.3–1.8).
+    """
+    player = _check_turn(state, side, "reveal", "ST-1.9")
+    _opens(state, player, cmd.fleet, cmd.salt)
+    try:
+        check_fleet(state, player, cmd.fleet)
+    except IllegalCommand as broken:
+        reason, rule = broken.message, broken.rule or "ST-1.3"
+    else:
+        raise IllegalCommand(
+            f"the fleet {player} placed face down is a legal one: reveal it (reveal_fleet)",
+            rule="ST-1.9",
+        )
+    _check_given(state, player, cmd.digest, cmd.new_fleet, cmd.new_salt)
+    em = Emitter(state)
+    em.emit(
+        ev.FleetCorrected(player=player, fleet=cmd.fleet, salt=cmd.salt, reason=reason, rule=rule)
+    )
+    em.emit(ev.FleetCommitted(player=player, digest=cmd.digest, fleet=cmd.new_fleet))
+    return em
+
+
 def sealed_items(state: ShipsState, event: DomainEvent) -> list[SealedItem]:
     """ST-1.3: the fleet a ``FleetCommitted`` places face down; ST-1.9: the fleet a
-    ``FleetRevealed`` turns up (sealed for this battle, the state's before the reveal)."""
+    ``FleetRevealed`` turns up, or a ``FleetCorrected`` shows (sealed for this battle, the
+    state's before the reveal)."""
     if isinstance(event, ev.FleetCommitted):
         return [SealedCommit(event.digest, f"{event.player} fleet (battle {state.battle})")]
-    if isinstance(event, ev.FleetRevealed):
+    if isinstance(event, ev.FleetRevealed | ev.FleetCorrected):
         content = fleet_content(event.player, state.battle, event.fleet)
         return [SealedReveal(content, event.salt, fleet_text(event.fleet))]
     return []

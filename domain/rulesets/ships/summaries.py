@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.rulesets.ships.provisional import RULES
+
 RULE_SUMMARIES: dict[str, str] = {
     "ST": "SHIPS & TACTICS 'SHIPSマルチ' simplified multiplayer rules",
     "ST-0": "Public sources: vanguard and rearguard, saturation and defence cards, VP from sinking and capture",
@@ -43,21 +45,22 @@ RULE_SUMMARIES: dict[str, str] = {
     "ST-5.3": "Minovsky particles affect all players; asked in turn order at each segment's start",
     "ST-5.4": "Nadesico A and the Y-Unit type played together count as one Y-Unit-equipped ship",
     "ST-5.5": "An empty deck: fight with the hand; no ship card to place: out of later battles, VP kept",
-    "ST-GAPS": "Not public: card data, combat procedure, reach of attacks on the rearguard (provisional here)",
+    "ST-GAPS": "Not public: card data, combat procedure, reach of attacks on the rearguard; Wake's provisional stand-ins are ST-GAPS-HIT, -REACH, -AIR, -BOARD, -HACK, -MINOVSKY, -CARD",
+    **RULES,
 }
 
 GLOSSARY: dict[str, str] = {
     "long range": "SHIPS measures no distances: the range is the segment the attack is made in, long-range fire being the first of the Combat Phase (ST-2.2); line weapons fire here (ST-3.1).",
     "medium range": "the medium-range fire segment, second of the Combat Phase (ST-2.2): every vanguard ship that can attack must (ST-3.2).",
-    "short range": "the short-range fire segment, after the aircraft (ST-2.2): vanguard and rearguard ships that can attack must (ST-3.4); in the bundled provisional combat data a ship's own guns reach a rearguard only at this range (ST-GAPS).",
+    "short range": "the short-range fire segment, after the aircraft (ST-2.2): vanguard and rearguard ships that can attack must (ST-3.4); in the bundled provisional combat data a ship's own guns reach a rearguard only at this range (provisional, ST-GAPS-REACH).",
     "vanguard": "the front box of a player's fleet (ST-1.3); every attack can reach it (ST-0).",
-    "rearguard": "the rear box of a player's fleet (ST-1.3). Which attacks reach it is not public (ST-0, ST-GAPS); the bundled provisional combat data: missile and torpedo cards, guns at short range, aircraft, and any attack once the player has no vanguard ship left.",
+    "rearguard": "the rear box of a player's fleet (ST-1.3). Which attacks reach it is not public (ST-0, ST-GAPS); provisional, ST-GAPS-REACH, with the bundled combat data: missile and torpedo cards, guns at short range, aircraft, and any attack once the player has no vanguard ship left.",
     "line weapon": "a line attack card (e.g. the Diffusion Wave-Motion Gun) fired at long range at a centre player: the vanguards of that player and both neighbours in seating order are the targets (ST-3.1).",
-    "guns": "the firing ship's guns value for the segment's range, plus its characters' gunnery (provisional card data, ST-GAPS).",
-    "armour": "provisional combat engine (ST-GAPS): damage = attack − the target's armour, never below 0; the ship sinks when its damage reaches its hull.",
-    "saturation": "provisional combat engine (ST-GAPS; ST-0 names saturation attacks): +1 (bundled saturation_bonus) for each attack card beyond the first on one target that is not cancelled.",
-    "cancelled": "attack cards cancelled by the target's defence cards: each defence card cancels the highest attack card of a weapon it lists, never the guns (provisional, ST-GAPS).",
-    "provisional": "a result of Wake's own combat engine and card data, standing in for the normal rules' procedure, which is not public (ST-GAPS; docs/ships.md).",
+    "guns": "the firing ship's guns value for the segment's range, plus its characters' gunnery (provisional card data, ST-GAPS-CARD).",
+    "armour": "provisional combat engine (ST-GAPS-HIT): damage = attack − the target's armour, never below 0; the ship sinks when its damage reaches its hull.",
+    "saturation": "provisional combat engine (ST-GAPS-HIT; ST-0 names saturation attacks): +1 (bundled saturation_bonus) for each attack card beyond the first on one target that is not cancelled.",
+    "cancelled": "attack cards cancelled by the target's defence cards: each defence card cancels the highest attack card of a weapon it lists, never the guns (provisional, ST-GAPS-HIT).",
+    "provisional": "a result of Wake's own combat engine and card data, standing in for the normal rules' procedure, which is not public (ST-GAPS; docs/ships.md): each such rule has its own ID, ST-GAPS-HIT (hits), ST-GAPS-REACH (the rearguard), ST-GAPS-AIR (air battles), ST-GAPS-BOARD (boarding), ST-GAPS-HACK (hacking), ST-GAPS-MINOVSKY (Minovsky particles), ST-GAPS-CARD (card data).",
     "last blow": "the VP of a sunk ship go only to the player whose hit sank it (ST-5.1).",
 }
 """Terms of the explanations and what they mean here (``Ruleset.glossary``)."""

@@ -11,7 +11,8 @@ from collections import Counter
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase
 from domain.rulesets.ships import combat
 from domain.rulesets.ships import events as ev
-from domain.rulesets.ships.board import line_players
+from domain.rulesets.ships import provisional as prov
+from domain.rulesets.ships.board import line_centres, line_players
 from domain.rulesets.ships.commands import (
     AirStrike,
     Attack,
@@ -32,6 +33,7 @@ from domain.rulesets.ships.data import (
 )
 from domain.rulesets.ships.flow import Emitter, step_done
 from domain.rulesets.ships.state import ShipsState, Unit
+from domain.words import possessive
 
 SEGMENT_RULE: dict[str, str] = {
     "long": "ST-3.1",
@@ -54,11 +56,14 @@ def _turn(state: ShipsState, side: str | None, phase: str, rule: str) -> str:
         raise WrongPhase(f"this is not the {phase} step (now: {state.phase})", rule=rule)
     if state.pending is not None:
         raise NotYourTurn(
-            f"an attack waits for {state.pending.defenders[0]}'s defence cards", rule="ST-2.3"
+            f"an attack waits for {possessive(state.pending.defenders[0])} defence cards",
+            rule="ST-2.3",
         )
     active = state.active
     if side is None or side != active:
-        raise NotYourTurn(f"it is {active}'s turn, not {side or 'the umpire'}'s", rule=rule)
+        raise NotYourTurn(
+            f"it is {possessive(active)} turn, not {possessive(side or 'the umpire')}", rule=rule
+        )
     return side
 
 
@@ -89,7 +94,7 @@ def _enemy_ship(state: ShipsState, player: str, uid: str, rule: str) -> Unit:
     if unit is None or unit.kind != "ship":
         raise InvalidCommand(f"there is no ship {uid!r} on the table", rule=rule)
     if unit.owner == player:
-        raise IllegalCommand(f"{uid} is {player}'s own ship", rule=rule)
+        raise IllegalCommand(f"{uid} is {possessive(player)} own ship", rule=rule)
     if unit.status != "active":
         raise IllegalCommand(f"{uid} is {unit.status}", rule=rule)
     return unit
@@ -198,19 +203,22 @@ def attack(state: ShipsState, side: str | None, cmd: Attack) -> Emitter:
     for card_id in cmd.cards:
         card = playable(state, ship, card_id, segment)
         if card is None:
-            raise IllegalCommand(
-                f"{card_id} cannot be fired by {ship.id} at {segment} range", rule=rule
-            )
+            message, why = _unplayable(state, ship, card_id, segment)
+            raise IllegalCommand(message, rule=why)
         cards.append(card)
     target = _enemy_ship(state, player, cmd.target, rule)
     if not combat.reaches(state, target, segment, cards, air=False):
         raise IllegalCommand(
-            f"{target.id} is in {target.owner}'s rearguard, out of reach of this attack",
-            rule="ST-GAPS",
+            f"{target.id} is in {possessive(target.owner)} rearguard, out of reach of this attack "
+            + prov.cite(prov.REACH, "which attacks reach a rearguard"),
+            rule=prov.REACH,
         )
     gun_value = combat.guns(state, ship, segment)
     if gun_value == 0 and not cards:
-        raise IllegalCommand(f"{ship.id} has nothing to fire at {segment} range", rule=rule)
+        why = prov.silenced(state, ship, segment) or prov.CARD
+        raise IllegalCommand(
+            f"{ship.id} has nothing to fire at {segment} range {_silent(why, segment)}", rule=why
+        )
     defenders = [target.owner] if cards else []
     em = Emitter(state)
     em.emit(
@@ -227,6 +235,34 @@ def attack(state: ShipsState, side: str | None, cmd: Attack) -> Emitter:
     if not defenders:
         _resolve(em)
     return em
+
+
+def _silent(rule: str, segment: str) -> str:
+    """Why a ship's own guns fire 0, citing the provisional rule."""
+    if rule == prov.HACK:
+        return prov.cite(rule, "a hacked ship's guns fire 0 for the rest of the battle")
+    if rule == prov.MINOVSKY:
+        return prov.cite(rule, f"dispersed Minovsky particles silence guns at {segment} range")
+    return prov.cite(rule, f"its guns at {segment} range are 0")
+
+
+def _unplayable(state: ShipsState, ship: Unit, card_id: str, segment: Segment) -> tuple[str, str]:
+    """Why ``ship`` may not fire ``card_id`` in ``segment`` (the message and its rule): the
+    seed's rule where it says so, else the provisional rule the refusal rests on."""
+    card = state.data.cards.by_id().get(card_id)
+    if not isinstance(card, AttackCard):
+        return f"{card_id} is not an attack card " + prov.cite(prov.CARD, "card data"), prov.CARD
+    if card.line:
+        return f"{card.name} is a line weapon: fire it with line_attack", "ST-3.1"
+    if segment not in card.segments:
+        played = ", ".join(card.segments)
+        why = prov.cite(prov.CARD, f"it is played at {played} range")
+        return f"{card.name} cannot be fired at {segment} range {why}", prov.CARD
+    if state.minovsky and card.weapon in state.data.combat.minovsky_blocks_weapons:
+        why = prov.cite(prov.MINOVSKY, f"dispersed Minovsky particles block {card.weapon} cards")
+        return f"{card.name} cannot be played {why}", prov.MINOVSKY
+    needs = prov.cite(prov.CARD, f"it needs a ship with the {card.requires_tag} tag")
+    return f"{ship.id} cannot fire {card.name} {needs}", prov.CARD
 
 
 def line_attack(state: ShipsState, side: str | None, cmd: LineAttack) -> Emitter:
@@ -249,9 +285,15 @@ def line_attack(state: ShipsState, side: str | None, cmd: LineAttack) -> Emitter
     if not isinstance(card, AttackCard) or not card.line:
         raise IllegalCommand(f"{cmd.card} is not a line weapon", rule="ST-3.1")
     if card.requires_tag and card.requires_tag not in combat.ship_card(state, ship).tags:
-        raise IllegalCommand(f"{ship.id} cannot fire {card.name}", rule="ST-3.1")
+        needs = prov.cite(prov.CARD, f"it needs a ship with the {card.requires_tag} tag")
+        raise IllegalCommand(f"{ship.id} cannot fire {card.name} {needs}", rule=prov.CARD)
     if cmd.centre not in state.order:
         raise InvalidCommand(f"{cmd.centre} is not fighting this battle", rule="ST-3.1")
+    if cmd.centre not in line_centres(state, player):
+        raise IllegalCommand(
+            "the line's centre must be another player (option line_centre_on_self is off)",
+            rule="ST-3.1",
+        )
     seats = line_players(state, cmd.centre, player)
     targets = [
         u.id
@@ -289,7 +331,9 @@ def defend(state: ShipsState, side: str | None, cmd: Defend) -> Emitter:
     pending = state.pending
     if pending is None or not pending.defenders or pending.defenders[0] != side:
         who = pending.defenders[0] if pending and pending.defenders else "nobody"
-        raise NotYourTurn(f"no attack waits for {side}'s defence ({who} answers)", rule="ST-2.3")
+        raise NotYourTurn(
+            f"no attack waits for {possessive(side)} defence ({who} answers)", rule="ST-2.3"
+        )
     _held(state, side, cmd.cards, "ST-2.3")
     cards = state.data.cards.by_id()
     for card_id in cmd.cards:
@@ -378,7 +422,11 @@ def air_strike(state: ShipsState, side: str | None, cmd: AirStrike) -> Emitter:
     for group in cmd.groups:
         target = _enemy_ship(state, player, group.target, "ST-3.3.2")
         if not combat.reaches(state, target, "aircraft", [], air=True):
-            raise IllegalCommand(f"{target.id} is out of the aircraft's reach", rule="ST-GAPS")
+            raise IllegalCommand(
+                f"{target.id} is out of the aircraft's reach "
+                + prov.cite(prov.REACH, "which attacks reach a rearguard"),
+                rule=prov.REACH,
+            )
         if not group.aircraft:
             raise InvalidCommand("a group needs at least one aircraft", rule="ST-3.3.2")
         for uid in group.aircraft:
@@ -450,7 +498,11 @@ def board(state: ShipsState, side: str | None, cmd: Board) -> Emitter:
     table = state.data.combat
     exposed = table.exposed_rearguard and not combat.has_vanguard(state, target.owner)
     if target.box == "rearguard" and not (table.boarding_reaches_rearguard or exposed):
-        raise IllegalCommand(f"{target.id} is in the rearguard, out of reach", rule="ST-GAPS")
+        raise IllegalCommand(
+            f"{target.id} is in the rearguard, out of reach "
+            + prov.cite(prov.REACH, "boarding reaches an exposed rearguard only"),
+            rule=prov.REACH,
+        )
     a, d = combat.boarding_values(state, ship, target)
     took = combat.captured(state, a, d)
     em = Emitter(state)
@@ -478,7 +530,11 @@ def hack(state: ShipsState, side: str | None, cmd: Hack) -> Emitter:
     """
     player = _turn(state, side, "turns", "ST-2.2")
     if _segment(state) not in FIRE_SEGMENTS:
-        raise WrongPhase("hacking is played in a gunnery segment", rule="ST-5.2")
+        raise WrongPhase(
+            "hacking is played in a gunnery segment "
+            + prov.cite(prov.HACK, "when a hacking card is played"),
+            rule=prov.HACK,
+        )
     _held(state, player, [cmd.card], "ST-5.2")
     card = state.data.cards.by_id().get(cmd.card)
     if not isinstance(card, HackingCard):
@@ -489,7 +545,9 @@ def hack(state: ShipsState, side: str | None, cmd: Hack) -> Emitter:
         or len(set(cmd.targets)) < len(cmd.targets)
     ):
         raise IllegalCommand(
-            f"{card.name} hacks 1 to {card.targets} different ships", rule="ST-5.2"
+            f"{card.name} hacks 1 to {card.targets} different ships "
+            + prov.cite(prov.CARD, "how many ships a hacking card reaches"),
+            rule=prov.CARD,
         )
     for uid in cmd.targets:
         _enemy_ship(state, player, uid, "ST-5.2")
@@ -525,9 +583,16 @@ def end_turn(state: ShipsState, side: str | None, cmd: EndTurn) -> Emitter:
     segment = _segment(state)
     owing = unfired(state, player)
     if owing:
+        message = f"{', '.join(owing)} must attack some player's fleet before the turn ends"
+        silent = [(u, prov.silenced(state, state.units[u], segment)) for u in owing]
+        forced = [(u, why) for u, why in silent if why is not None]
+        if not forced:
+            raise IllegalCommand(message, rule=SEGMENT_RULE[segment])
+        ship, why = forced[0]
         raise IllegalCommand(
-            f"{', '.join(owing)} must attack some player's fleet before the turn ends",
-            rule=SEGMENT_RULE[segment],
+            f"{message} ({SEGMENT_RULE[segment]}); {ship} can only do it with an attack card "
+            + _silent(why, segment),
+            rule=why,
         )
     if cmd.recover and segment != "aircraft":
         raise IllegalCommand("aircraft return at the end of an aircraft turn", rule="ST-3.3.7")

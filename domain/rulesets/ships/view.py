@@ -9,10 +9,13 @@ from __future__ import annotations
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
 from domain.rulesets.ships import events as ev
+from domain.rulesets.ships import provisional as prov
 from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
+from domain.rulesets.ships.fleet import fleet_text
 from domain.rulesets.ships.state import ShipsState, Unit
+from domain.words import possessive
 
 PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
 RANGES = ("long", "medium", "short")
@@ -240,7 +243,7 @@ def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
         target = state.units.get(target_id)
         if target is None:
             continue
-        where = f"{target_id} stands in {target.owner}'s {target.box}"
+        where = f"{target_id} stands in {possessive(target.owner)} {target.box}"
         if target.box == "vanguard":
             lines.append(f"{where}: every attack reaches the vanguard (ST-0)")
             continue
@@ -254,7 +257,35 @@ def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
             why = f"reached by guns at {event.segment} range (guns reach the rearguard at: " + (
                 f"{', '.join(table.guns_reach_rearguard)})"
             )
-        lines.append(f"{where}: {why} (ST-GAPS, provisional)")
+        lines.append(f"{where}: {why} {prov.cite(prov.REACH, 'bundled combat data')}")
+    return lines
+
+
+def provisional_notes(state: ShipsState, event: DomainEvent) -> list[str]:
+    """What an outcome of a provisional rule rests on, for explanations: the rule's ID and
+    summary (marked provisional), with the numbers the bundled combat data gives."""
+    table = state.data.combat
+    found: list[tuple[str, str]] = []
+    if isinstance(event, ev.HitResolved):
+        found.append((prov.AIR if event.ship is None else prov.HIT, ""))
+        firer = state.units.get(event.ship or "")
+        silent = prov.silenced(state, firer, event.segment) if firer is not None else None
+        if silent is not None:
+            found.append((silent, f"{event.ship} fires guns {event.guns}"))
+    elif isinstance(event, ev.DogfightResolved):
+        found.append((prov.AIR, ""))
+    elif isinstance(event, ev.BoardingResolved):
+        found.append((prov.BOARD, f"capture margin {table.boarding_capture_margin}"))
+    elif isinstance(event, ev.ShipsHacked):
+        found.append((prov.HACK, f"guns {table.hacked_ship_guns}"))
+    elif isinstance(event, ev.MinovskyAnswered) and event.dispersed:
+        silent = ", ".join(table.minovsky_guns_off) or "no"
+        blocked = ", ".join(table.minovsky_blocks_weapons) or "no"
+        found.append((prov.MINOVSKY, f"guns silent at {silent} range; {blocked} cards blocked"))
+    lines = []
+    for rule, detail in found:
+        extra = f" (here: {detail})" if detail else ""
+        lines.append(f"provisional rule {rule}: {prov.RULES[rule]}{extra}")
     return lines
 
 
@@ -270,7 +301,7 @@ def describe(event: DomainEvent) -> str:
         return f"battle {e.battle} begins"
     if isinstance(e, ev.DeckShuffled):
         how = f"shuffled ({e.odds})" if e.known else "shuffled by hand (order not recorded)"
-        return f"{e.player}'s deck of {len(e.deck)} cards {how}"
+        return f"{possessive(e.player)} deck of {len(e.deck)} cards {how}"
     if isinstance(e, ev.CardsDrawn):
         why = {"ST-1.2": "draws", "ST-4.3": "refills", "ST-1.7": "has no ship card, draws"}
         empty = " — deck empty" if e.empty else ""
@@ -285,6 +316,11 @@ def describe(event: DomainEvent) -> str:
         v = [s.card for s in e.fleet.vanguard]
         r = [s.card for s in e.fleet.rearguard]
         return f"{e.player} reveals vanguard {v} rearguard {r}"
+    if isinstance(e, ev.FleetCorrected):
+        return (
+            f"{possessive(e.player)} face-down fleet ({fleet_text(e.fleet)}) breaks {e.rule}: "
+            f"{e.reason}; {e.player} places a fleet face down again (correction)"
+        )
     if isinstance(e, ev.FleetsPlaced):
         ships = sum(1 for u in e.units if u.kind == "ship")
         extra = f"; combined {e.combined} (ST-5.4)" if e.combined else ""
@@ -294,8 +330,11 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.StepStarted):
         return f"{e.phase}: {e.player}" if e.player else "setting up the next battle"
     if isinstance(e, ev.MinovskyAnswered):
+        if not e.dispersed:
+            return f"{e.player} does not disperse Minovsky particles"
         return (
-            f"{e.player} {'disperses Minovsky particles' if e.dispersed else 'does not disperse'}"
+            f"{e.player} disperses Minovsky particles: their effect holds for the rest of the "
+            f"battle {prov.tag(prov.MINOVSKY)}"
         )
     if isinstance(e, ev.AircraftLaunched):
         moved = f", pilots {e.pilots}" if e.pilots else ""
@@ -303,7 +342,10 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.AttackDeclared):
         what = f"line weapon at {e.centre}" if e.line else "attacks"
         cards = f" with {', '.join(e.cards)}" if e.cards else ""
-        return f"{e.player}'s {e.ship} {what} {', '.join(e.targets)}{_at_range(e.segment)}{cards}"
+        return (
+            f"{possessive(e.player)} {e.ship} {what} "
+            f"{', '.join(e.targets)}{_at_range(e.segment)}{cards}"
+        )
     if isinstance(e, ev.DefencePlayed):
         return f"{e.player} defends with {', '.join(e.cards) or 'nothing'}"
     if isinstance(e, ev.HitResolved):
@@ -320,11 +362,12 @@ def describe(event: DomainEvent) -> str:
             text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
             if e.earlier_hitters:
                 text += f"; earlier hits by {', '.join(e.earlier_hitters)} score nothing"
-        return text + " [provisional]"
+        return f"{text} {prov.tag(prov.HIT if e.ship is not None else prov.AIR)}"
     if isinstance(e, ev.DogfightResolved):
         return (
             f"air battle over {e.defender}: {e.attacker} {e.attack_strength} v "
-            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} [provisional]"
+            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} "
+            f"{prov.tag(prov.AIR)}"
         )
     if isinstance(e, ev.AirStrikeFlown):
         return f"{e.player} strikes: " + "; ".join(f"{len(a)} at {t}" for t, a in e.groups.items())
@@ -334,9 +377,15 @@ def describe(event: DomainEvent) -> str:
         return f"aircraft recovered {e.recovered}, lost {e.lost}"
     if isinstance(e, ev.BoardingResolved):
         outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
-        return f"{e.player}'s {e.ship} boards {e.target}: {e.attack} v {e.defence}: {outcome}"
+        return (
+            f"{possessive(e.player)} {e.ship} boards {e.target}: {e.attack} v "
+            f"{e.defence}: {outcome} {prov.tag(prov.BOARD)}"
+        )
     if isinstance(e, ev.ShipsHacked):
-        return f"{e.player} hacks {', '.join(e.targets)}"
+        return (
+            f"{e.player} hacks {', '.join(e.targets)}: their guns are silenced for the rest of "
+            f"the battle {prov.tag(prov.HACK)}"
+        )
     if isinstance(e, ev.TurnEnded):
         return f"{e.player} ends the {SEGMENT_NAMES[e.segment]} turn"
     if isinstance(e, ev.BattleScored):
