@@ -268,7 +268,8 @@ class ArmadaState(_State):
         return self.data.memo(("placed", ship.card, ship.x, ship.y, ship.heading), make)
 
     def disc(self, squadron_id: str, at: tuple[float, float] | None = None) -> Disc:
-        centre = at or self.squadrons[squadron_id].position
+        x, y = at or self.squadrons[squadron_id].position  # a point's JSON form is a list
+        centre = (x, y)
         radius = self.data.geometry.squadron_base_radius
         # one disc per centre, so its shapely point is built once
         return self.data.memo(("disc", centre, radius), lambda: Disc(centre, radius))
