@@ -67,10 +67,12 @@ class Access:
         return None
 
     def may_order(self, side: str | None) -> bool:
-        """May this page enter an order for ``side`` (None: a step of the table)?"""
+        """May this page enter an order for ``side``? A side gives its own orders and, like any
+        player at the table, the table's own steps (``None``: an initiative roll, the start of
+        a battle), which any side may trigger (``Ruleset.to_act``)."""
         if self.role in ("umpire", "local"):
             return True
-        return self.role == "side" and side is not None and side == self.side
+        return self.role == "side" and (side is None or side == self.side)
 
     @property
     def sees_all(self) -> bool:

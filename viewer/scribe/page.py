@@ -16,6 +16,8 @@ without a link what every side has seen.
 from __future__ import annotations
 
 import argparse
+import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,7 +52,8 @@ SEEN = "sc_seen"  # (game, event) the page last showed
 FLASH = "sc_flash"  # a message for the next run: (kind, text)
 CLICK = "sc_click_n"  # the last board click handled
 LOG_LINES = 12
-REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere
+REFRESH_SECONDS = 0.5  # how often the page looks for orders entered elsewhere
+FLASH_SECONDS = 10.0  # how long a message stays on the page
 
 
 @st.cache_resource(max_entries=4)
@@ -59,14 +62,19 @@ def _store(location: str) -> GameStore:
 
 
 def _flash(kind: str, text: str) -> None:
-    st.session_state[FLASH] = (kind, text)
+    st.session_state[FLASH] = (kind, text, time.monotonic())
 
 
 def _show_flash() -> None:
-    held = st.session_state.pop(FLASH, None)
+    """The last message, for a few seconds whatever reruns the page meanwhile (another
+    device's order, a click on the board)."""
+    held = st.session_state.get(FLASH)
     if not held:
         return
-    kind, text = held
+    kind, text, when = held
+    if time.monotonic() - when > FLASH_SECONDS:
+        st.session_state.pop(FLASH, None)
+        return
     {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(_md(text))
 
 
@@ -127,7 +135,8 @@ def _watch(store: GameStore, game_id: str) -> None:
     try:
         now = T.current_game(store, game_id)
         moved = now != seen[0] or store.moved_on(now, seen[1])
-    except WakeError:
+    except Exception:  # a busy store now: look again at the next tick
+        logging.getLogger("wake.scribe").debug("watching the game failed", exc_info=True)
         return
     if moved:
         st.rerun(scope="app")
@@ -335,7 +344,7 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
         )
     except OrderConflict as exc:
         _reset_order()
-        _flash("warning", exc.message)
+        _flash("warning", exc.message[:1].upper() + exc.message[1:])
         st.rerun()
     except WakeError as exc:
         st.session_state.pop(PENDING, None)
