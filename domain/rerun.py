@@ -28,17 +28,13 @@ from typing import Any
 
 from domain.canonical import canonical_json
 from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
-from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay, upcast_fact
+from domain.divergence import Divergence, FieldDiff, divergence, field_diffs, show_value
+from domain.engine import CommandEnvelope, Fact, GameState, Session, replay, upcast_fact
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
 from domain.header import GameHeader
 from domain.lineage import as_variation, with_parent
-from domain.ruleset import get_ruleset
-
-#: At most this many differing payload fields are listed for one event.
-MAX_FIELDS = 8
-#: Values longer than this are shortened in reports.
-MAX_VALUE = 120
+from domain.ruleset import Ruleset, get_ruleset
 
 
 @dataclass(frozen=True)
@@ -57,49 +53,6 @@ class Ruling:
     def given(self) -> bool:
         """Whether the ruling changes anything at all (else a rerun is a verification)."""
         return bool(self.options) or self.data is not None or self.current
-
-
-@dataclass(frozen=True)
-class FieldDiff:
-    """One payload field that differs (``path`` like ``roll.faces[0]``)."""
-
-    path: str
-    recorded: Any
-    rerun: Any
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """The first event whose content differs between the record and the re-run."""
-
-    seq: int
-    rule: str
-    rule_summary: str
-    recorded: Fact | None
-    rerun: Fact | None
-    recorded_line: str
-    rerun_line: str
-    fields: tuple[FieldDiff, ...]
-    more_fields: int = 0
-
-    def lines(self) -> list[str]:
-        """The divergence as text: the event, both versions and the differing fields."""
-        rule = self.rule or "n/a"
-        if self.rule_summary:
-            rule = f"{rule} ({self.rule_summary})"
-        out = [
-            f"event {self.seq} differs on re-run (rule {rule})",
-            f"  recorded: {_version(self.recorded, self.recorded_line)}",
-            f"  re-run:   {_version(self.rerun, self.rerun_line)}",
-        ]
-        if self.fields:
-            out.append("  differing fields (recorded != re-run):")
-            out.extend(
-                f"    {f.path}: {_short(f.recorded)} != {_short(f.rerun)}" for f in self.fields
-            )
-            if self.more_fields:
-                out.append(f"    ... and {self.more_fields} more")
-        return out
 
 
 @dataclass(frozen=True)
@@ -179,6 +132,7 @@ class RerunReport:
             f"{self.original.dice.mode} dice)"
         ]
         if self.changes:
+            ruleset = get_ruleset(self.original.ruleset.id)
             for key, (old, new) in self.changes.items():
                 if key == RULES_KEY:
                     rules = f"{self.header.ruleset.id} {new}"
@@ -187,11 +141,8 @@ class RerunReport:
                     out.append(f"ruling: {new}")
                 elif key == DATA_KEY:
                     out.append(f"ruling: data patched ({new})")
-                elif old == new:
-                    out.append(f"ruling: {key} = {_short(new)} (as recorded)")
                 else:
-                    was = "not set in the record" if old == NOT_SET else f"recorded: {_short(old)}"
-                    out.append(f"ruling: {key} = {_short(new)} ({was})")
+                    out.append(_option_line(ruleset, key, old, new))
         else:
             out.append("ruling: as recorded (a verification)")
         if self.identical:
@@ -214,6 +165,19 @@ class RerunReport:
         out.append(f"recorded line: {recorded}")
         out.append(f"re-run line:   {self.rerun_end.text()}")
         return out
+
+
+def _option_line(ruleset: Ruleset[Any, Any], key: str, old: Any, new: Any) -> str:
+    """``ruling: KEY = VALUE (recorded: ...) [rule R]``: the option's own rule (the reading it
+    settles), not the rule of the event that first changes."""
+    if old == new:
+        was = "as recorded"
+    elif old == NOT_SET:
+        was = "not set in the record"
+    else:
+        was = f"recorded: {show_value(old)}"
+    rule = ruleset.option_rule(key)
+    return f"ruling: {key} = {show_value(new)} ({was})" + (f" [rule {rule}]" if rule else "")
 
 
 DATA_KEY = "(data)"
@@ -371,40 +335,6 @@ class _StreamDice:
 # --- comparing ---------------------------------------------------------------------------------
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 3] + "..."
-
-
-def _version(fact: Fact | None, line: str) -> str:
-    if fact is None:
-        return "(no such event)"
-    return f"{line} [{fact.topic}]" if line else fact.topic
-
-
-def field_diffs(recorded: Any, rerun: Any, path: str = "") -> list[FieldDiff]:
-    """Every leaf that differs between two JSON values (lists of equal length element-wise)."""
-    if isinstance(recorded, Mapping) and isinstance(rerun, Mapping):
-        out: list[FieldDiff] = []
-        for key in [*recorded, *(k for k in rerun if k not in recorded)]:
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in recorded:
-                out.append(FieldDiff(sub, "(absent)", rerun[key]))
-            elif key not in rerun:
-                out.append(FieldDiff(sub, recorded[key], "(absent)"))
-            else:
-                out.extend(field_diffs(recorded[key], rerun[key], sub))
-        return out
-    if isinstance(recorded, list) and isinstance(rerun, list) and len(recorded) == len(rerun):
-        out = []
-        for i, (a, b) in enumerate(zip(recorded, rerun, strict=True)):
-            out.extend(field_diffs(a, b, f"{path}[{i}]"))
-        return out
-    if recorded == rerun and type(recorded) is type(rerun):
-        return []
-    return [FieldDiff(path or "(value)", recorded, rerun)]
-
-
 def _same(a: Fact, b: Fact) -> bool:
     """Same content (the digests differ whenever the headers do, so they are not compared)."""
     return (
@@ -413,51 +343,6 @@ def _same(a: Fact, b: Fact) -> bool:
         and a.topic == b.topic
         and a.automatic == b.automatic
         and a.payload == b.payload
-    )
-
-
-def _describe(state: GameState, fact: Fact | None) -> tuple[str, str]:
-    """(one-line description, rule) of a fact; empty when it cannot be decoded."""
-    if fact is None:
-        return "", ""
-    try:
-        event = decode(state, fact)
-    except WakeError:
-        return "", ""
-    try:
-        line = state.ruleset.describe(event)
-    except Exception:  # a tampered payload may break a ruleset's describe; the diff still shows
-        line = ""
-    return line, event.rule_id()
-
-
-def divergence(state: GameState, recorded: Fact | None, rerun: Fact | None) -> Divergence:
-    """Describe two versions of one event (either may be missing)."""
-    seq = recorded.seq if recorded is not None else rerun.seq if rerun is not None else 0
-    recorded_line, recorded_rule = _describe(state, recorded)
-    rerun_line, rerun_rule = _describe(state, rerun)
-    rule = rerun_rule or recorded_rule
-    fields: list[FieldDiff] = []
-    if recorded is not None and rerun is not None:
-        if recorded.topic != rerun.topic:
-            fields.append(FieldDiff("topic", recorded.topic, rerun.topic))
-        if recorded.automatic != rerun.automatic:
-            fields.append(FieldDiff("automatic", recorded.automatic, rerun.automatic))
-        if recorded.command != rerun.command:
-            fields.append(FieldDiff("command", recorded.command, rerun.command))
-        if recorded.topic == rerun.topic:
-            fields.extend(field_diffs(recorded.payload, rerun.payload))
-    summary = state.ruleset.rule_summary(rule) if rule else ""
-    return Divergence(
-        seq=seq,
-        rule=rule,
-        rule_summary=summary,
-        recorded=recorded,
-        rerun=rerun,
-        recorded_line=recorded_line,
-        rerun_line=rerun_line,
-        fields=tuple(fields[:MAX_FIELDS]),
-        more_fields=max(0, len(fields) - MAX_FIELDS),
     )
 
 

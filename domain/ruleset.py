@@ -66,6 +66,9 @@ class Ruleset(ABC, Generic[S, C]):
     meta: ClassVar[RulesetMeta]
     events: ClassVar[EventRegistry]
     rule_summaries: ClassVar[Mapping[str, str]]
+    #: Each option's rule: the rule whose reading the option settles (``smoke_penalises`` ->
+    #: ``IO-6.2.3C``), which ruling diffs name (:meth:`option_rule`). Default: none.
+    option_rules: ClassVar[Mapping[str, str]] = {}
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -238,6 +241,10 @@ class Ruleset(ABC, Generic[S, C]):
         attack: declared, decided step by step, ended). ``explain`` shows every event and roll
         of the episode an event belongs to. Default: no episodes."""
         return None
+
+    def option_rule(self, name: str) -> str:
+        """The rule an option's reading belongs to (``""`` when the ruleset names none)."""
+        return self.option_rules.get(name, "")
 
     def rule_summary(self, rule_id: str) -> str:
         """One-line summary of a rule ID (``PL-4``, ``IO-5.4.1``); longest known prefix wins."""

@@ -145,7 +145,7 @@ def test_rerun_annotate_keeps_the_ruling_on_the_first_changed_event(store: str) 
     assert f"kept as annotation #1 on event {seq} (ruling by Umpire)" in out
     [note] = GameStore(store).annotations(HAMPTON)
     assert (note.event, note.kind, note.author) == (seq, "ruling", "Umpire")
-    assert note.text.startswith("ruling diff (wake rerun):\nruling: shield_line = 'always'")
+    assert note.text.startswith('ruling diff (wake rerun):\nruling: shield_line = "always"')
     assert f"event {seq} differs on re-run (rule IO-6.2" in note.text
     assert "re-run line:" in note.text
     assert note.digest == GameStore(store).facts(HAMPTON)[1][seq - 1].digest
@@ -232,7 +232,7 @@ def test_report_shows_the_ruling_diff_kept_for_its_event(store: str, tmp_path: P
     page = page_path.read_text("utf-8")
     assert "Ruling diffs and rulings kept with the game for this event: #1 (event" in page
     section = page[page.index("<h2>Annotations</h2>") :]
-    assert "ruling diff (wake rerun):\nruling: shield_line = &#x27;always&#x27;" in section
+    assert "ruling diff (wake rerun):\nruling: shield_line = &quot;always&quot;" in section
     assert f"event {note.event} differs on re-run (rule IO-6.2" in section
 
 

@@ -29,7 +29,7 @@ from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.data import resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
-from domain.rulesets.armada.options import resolve_options
+from domain.rulesets.armada.options import OPTION_RULES, resolve_options
 from domain.rulesets.armada.scenario import load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
@@ -62,6 +62,7 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     )
     events: ClassVar[EventRegistry] = ARMADA_EVENTS.merged(integration.EVENTS)
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_scenario(data)

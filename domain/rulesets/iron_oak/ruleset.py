@@ -22,6 +22,7 @@ from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
 from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.options import (
     LEGACY_READINGS,
+    OPTION_RULES,
     REPLAYS,
     VERSION,
     IronOakOptions,
@@ -61,6 +62,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     )
     events: ClassVar[EventRegistry] = IRON_OAK_EVENTS.merged(TURN_EVENTS)
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A bare scenario (bundled cards and tables), or ``{"scenario": {...}, "ships": ...,

@@ -69,6 +69,13 @@ GLOSSARY: dict[str, str] = {
 }
 """Terms of the explanations and what they mean in Morze w ogniu (``Ruleset.glossary``)."""
 
+#: The rule each option's reading belongs to (``Ruleset.option_rules``: ruling diffs name it).
+OPTION_RULES: dict[str, str] = {
+    "initiative_tie": "PL-1",
+    "partial_moves": "PL-2",
+    "attacks_per_unit": "PL-3",
+}
+
 _ORDERS = OrderParser(MorzeCommand, "Morze w ogniu")
 
 
@@ -88,6 +95,7 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     )
     events: ClassVar[EventRegistry] = MORZE_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

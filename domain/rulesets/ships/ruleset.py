@@ -21,7 +21,7 @@ from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resol
 from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
 from domain.rulesets.ships.evolve import evolve
 from domain.rulesets.ships.flow import to_act
-from domain.rulesets.ships.options import VERSION, ShipsOptions
+from domain.rulesets.ships.options import OPTION_RULES, VERSION, ShipsOptions
 from domain.rulesets.ships.state import Player, ShipsState
 from domain.rulesets.ships.summaries import GLOSSARY, RULE_SUMMARIES
 from domain.scribe.menu import MenuOrder
@@ -49,6 +49,7 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     )
     events: ClassVar[EventRegistry] = SHIPS_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A bare scenario (bundled cards, decks and combat table), optionally with ``cards``,
