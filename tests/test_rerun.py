@@ -285,7 +285,7 @@ def test_cli_data_file_and_stored_game(tmp_path: Path) -> None:
         (["--option", "swap=bogus"], "invalid Iron & Oak option"),
         (["--option", "swap"], "must look like KEY=VALUE"),
         ([], "give --option KEY=VALUE or --data FILE"),
-        (["--data", "/nonexistent/x.json"], "cannot read data file"),
+        (["--data", "/nonexistent/x.json"], "data file: /nonexistent/x.json: cannot read"),
     ],
 )
 def test_cli_refusals_are_one_line_exit_2(args: list[str], message: str) -> None:

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from domain.annotations import KINDS, Annotation, Withdrawal, check_kind, select
-from domain.cli.rerun import bad_input
+from domain.cli.common import fail
 from domain.errors import NoSuchEvent, WakeError
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
@@ -40,7 +40,7 @@ def annotate_command(
         check_kind(kind)
         note = GameStore(store).annotate(game, event, kind, author, text)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     typer.echo(f"annotation #{note.number} on {note.target} of game {game} ({note.kind})")
 
 
@@ -79,7 +79,7 @@ def annotations_command(
             )
         history = st.annotation_history(game)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     wanted = {
         n.number
         for n in select(
@@ -116,5 +116,5 @@ def withdraw_command(
     try:
         note = GameStore(store).withdraw_annotation(game, number, author)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     typer.echo(f"annotation #{note.number} on {note.target} of game {game} withdrawn")

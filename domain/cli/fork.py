@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from domain.cli.rerun import bad_input
+from domain.cli.common import fail
 from domain.errors import WakeError
 
 
@@ -43,7 +43,7 @@ def fork_command(
         parent_id = stored_game(st, game)
         header = fork_game(st, parent_id, at, title)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     typer.echo(f"forked {parent_id} after event {at}: {plain(header.title)}", err=True)
     typer.echo(header.game_id)
 
@@ -66,7 +66,7 @@ def variations_command(
         header = st.header(game_id)
         tree = variation_tree(st, game_id)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     if header.parent is not None:
         ref = header.parent
         typer.echo(f"variation of {ref.game_id} after event {ref.event}")

@@ -15,7 +15,7 @@ import typer
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
-from domain.cli.common import StoreOpt, errors, load_json, parse_options, progress_bar, read_text
+from domain.cli.common import StoreOpt, errors, progress_bar
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for
 from domain.errors import InvalidCommand, ScenarioError, WakeError, validation_summary
@@ -24,6 +24,7 @@ from domain.record import write_record
 from domain.record.reader import canonical_uuid
 from domain.seed_commit import SeedSecret, committed_dice, new_secret
 from domain.store import GameStore
+from domain.user_input import load_json, parse_options, read_text
 
 MAX_BOT_COMMANDS = 200_000
 _FACE = re.compile(r"[0-9]{1,6}")  # a face as written: digits only (no sign, "_", "4.0", "٣")

@@ -8,13 +8,14 @@ from typing import Any, ClassVar, Literal
 
 from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.armada import (
     bot,
     command_phase,
@@ -67,11 +68,9 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_scenario(data)
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards, geometry and obstacles shipped now, for each
-        part the game took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data().model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards, geometry and obstacles shipped now (no earlier versions shipped)."""
+        return ShippedData(parts=resolve_data().model_dump(mode="json"))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(dict(data)).model_dump(mode="json")

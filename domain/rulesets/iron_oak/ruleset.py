@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError, WakeError, validation_summary
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.iron_oak import bot, menu, orders, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
@@ -43,6 +44,16 @@ from domain.scribe.menu import MenuOrder
 _ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
 DATA_PARTS = ("ships", "forts", "cards", "tables")
 HIDDEN = "?"
+
+
+#: Digests (``domain.data_versions.data_digest``) of the earlier versions of each data part that
+#: Wake shipped, so that games played with them are re-run with today's (``wake verify --rerun``).
+#: When a shipped data file changes, add the digest of the part as games embedded it before.
+EARLIER_DATA: dict[str, tuple[str, ...]] = {
+    # Iron & Oak 1.0's tables (fixtures/legacy/iron_oak-1.0): the damage chart before the
+    # seed's layout (IO-6.2), the Movement Opposition table with cross_t and ram
+    "tables": ("a3c4638c4b5e7d6fe8544d519c98911ef771cbe3d79d264725e82ed7cb17738f",),
+}
 
 
 class IronOakRuleset(Ruleset[IronOakState, Any]):
@@ -85,11 +96,9 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             "data": dataset.model_dump(mode="json"),
         }
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards and tables shipped now, for each part the game
-        took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data().model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards and tables shipped now, and the earlier versions games were played with."""
+        return ShippedData(parts=resolve_data().model_dump(mode="json"), earlier=EARLIER_DATA)
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:

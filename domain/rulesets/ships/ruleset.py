@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.ships import bot, menu, menu_fleet, rules, setup, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
@@ -69,11 +70,9 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             "data": dataset.model_dump(mode="json"),
         }
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards, decks and combat table shipped now, for each
-        part the game took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data({}).model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards, decks and combat table shipped now (no earlier versions shipped)."""
+        return ShippedData(parts=resolve_data({}).model_dump(mode="json"))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
