@@ -34,7 +34,8 @@ def is_record_path(game: str) -> bool:
 
 def stored_game(store: GameStore, game: str) -> str:
     """The id of ``game`` in the store: a stored game's id as given, or a record file, imported
-    first (read and re-run like ``wake import``) unless the store already holds that game.
+    first (read and re-run like ``wake import``, its signatures and annotations kept) unless the
+    store already holds that game.
 
     Raises:
         RecordError, UnknownRuleset: the file is not a valid record, or does not re-run.
@@ -50,7 +51,13 @@ def stored_game(store: GameStore, game: str) -> str:
         stored = store.header(game_id)
     except GameNotFound:
         verify_record(record)
-        store.import_game(record.header, record.events, record.seed_reveal)
+        store.import_game(
+            record.header,
+            record.events,
+            record.seed_reveal,
+            record.signatures or (),
+            annotations=record.annotations or (),
+        )
         return game_id
     if stored.genesis_digest() != record.chain.genesis:
         raise StoreError(

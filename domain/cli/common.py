@@ -34,6 +34,8 @@ def errors(code: int = 2) -> Iterator[None]:
 
 
 def progress_bar() -> Progress:
+    """A progress bar on stderr, shown only when stderr is a terminal. Standard output is not
+    redirected through it: results written there reach a pipe or a file (``say``)."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -42,12 +44,19 @@ def progress_bar() -> Progress:
         transient=True,
         disable=not sys.stderr.isatty(),
         console=render.Console(stderr=True),
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
 
 
 def say(progress: Progress, text: str) -> None:
-    """A plain line above the progress bar (no markup, no wrapping)."""
-    progress.console.print(text, markup=False, soft_wrap=True)
+    """A result line on standard output (no markup, no wrapping). While the bar is shown and
+    standard output is the same terminal, it goes above the bar instead, so the two do not
+    overwrite each other."""
+    if progress.live.is_started and sys.stdout.isatty():
+        progress.console.print(text, markup=False, soft_wrap=True)
+    else:
+        typer.echo(text)
 
 
 def check_side(state: GameState, side: str | None) -> None:

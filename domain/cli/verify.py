@@ -169,7 +169,10 @@ def verify(
                 say(progress, f"{label}: NOT RE-RUN - {exc.message}")
             except RecordDivergence as exc:
                 diverged += 1
-                say(progress, f"{label}: DIVERGES - {exc.message}")
+                first, *detail = exc.message.split("\n")
+                say(progress, f"{label}: DIVERGES - {first}")
+                for line in detail:
+                    say(progress, f"  {line}")
             except WakeError as exc:
                 invalid += 1
                 say(progress, f"{label}: INVALID ({exc.code}) - {exc}")
