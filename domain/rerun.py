@@ -475,7 +475,7 @@ def rerun(
     for fact, issued in orders:
         envelope = CommandEnvelope(side=issued.side, command=issued.command, time=issued.time)
         dice: DiceSource | None = None
-        if stream is not None:
+        if stream is not None and header.dice.physical_at(fact.seq - 1):  # not a seeded prefix
             dice = stream.source(session.state.dice_position)
         try:
             session.submit(envelope, dice)

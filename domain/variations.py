@@ -77,10 +77,13 @@ def stored_game(store: GameStore, game: str) -> str:
     return game_id
 
 
-def fork_game(store: GameStore, parent_id: str, event: int, title: str = "") -> GameHeader:
+def fork_game(
+    store: GameStore, parent_id: str, event: int, title: str = "", *, physical: bool = False
+) -> GameHeader:
     """Store a fork of the stored game ``parent_id`` starting after its event ``event``; its
     header. A committed seed is carried over (with the secret the store keeps, marked revealed)
     only once the parent's seed is public: the parent has ended or its seed was revealed.
+    ``physical``: played on with physical dice from the fork on (``domain.lineage.fork``).
 
     Raises:
         GameNotFound: no such game.
@@ -91,7 +94,9 @@ def fork_game(store: GameStore, parent_id: str, event: int, title: str = "") -> 
     secret = None
     if parent.dice.sealed:
         secret = store.public_reveal(parent_id, store.state(parent_id))
-    header, copied = fork(parent, facts, event, title=title, seed_public=secret is not None)
+    header, copied = fork(
+        parent, facts, event, title=title, seed_public=secret is not None, physical=physical
+    )
     store.import_game(header, copied, secret)
     return header
 

@@ -120,7 +120,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
                 "options": IronOakOptions.model_validate({**legacy, **header.options}),
                 "rules_version": version_tuple(header.ruleset.version),
                 "salt_base": header.salt_base,  # a variation seals as its parent did
-                "physical_dice": header.dice.mode == "physical",
+                "physical_dice": header.dice.physical_from_start,
             }
         )
 

@@ -95,7 +95,7 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             seating=tuple(p.id for p in scenario.players),
             players=players,
             salt_base=header.salt_base,  # a variation seals as its parent did
-            physical=header.dice.mode == "physical",
+            physical=header.dice.physical_from_start,
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
