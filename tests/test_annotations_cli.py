@@ -13,14 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from domain.cli.app import app
 from domain.record import read_record_file
 from domain.store import GameStore
+from tests.cli_helpers import wake
 from tests.helpers import FIXTURES
 
-runner = CliRunner()
 GAMES = FIXTURES / "games"
 RIVER_PLATE = "00000000-0000-4000-8000-000000000001"
 HAMPTON = "00000000-0000-4000-8000-000000000101"
@@ -31,13 +29,6 @@ FILES = {
     DEPLOYMENT: GAMES / "armada" / "core_deployment-last-ship.wake.json",
 }
 HTML = '<img src="http://127.0.0.1:9/x.png"> <b>bold</b> & "quoted"'
-
-
-def wake(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback for {args}: {result.exception!r}")
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture()
@@ -225,9 +216,7 @@ def test_report_shows_the_ruling_diff_kept_for_its_event(store: str, tmp_path: P
     assert code == 1
     [note] = GameStore(store).annotations(HAMPTON)
     page_path = tmp_path / "report.html"
-    code, _, err = wake(
-        "report", HAMPTON, str(note.event), "-o", str(page_path), "--store", store
-    )
+    code, _, err = wake("report", HAMPTON, str(note.event), "-o", str(page_path), "--store", store)
     assert code == 0, err
     page = page_path.read_text("utf-8")
     assert "Ruling diffs and rulings kept with the game for this event: #1 (event" in page

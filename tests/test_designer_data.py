@@ -16,28 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from domain.cli.app import app
 from domain.data_versions import ShippedData, choose_parts, data_digest
 from domain.errors import DataNotAvailable
 from domain.record import read_record_file
 from domain.ruleset import get_ruleset
+from tests.cli_helpers import wake
 from tests.helpers import FIXTURES
 from viewer import report as _report  # noqa: F401  (loaded before pytester runs in process)
 
 pytest_plugins = ["pytester"]
 
-runner = CliRunner()
 MORZE = FIXTURES / "games" / "morze"
 RIVER_PLATE = MORZE / "river_plate-annihilation.wake.json"
 DENMARK = MORZE / "denmark_strait-draw.wake.json"  # battleships and a heavy cruiser only
 IO_LEGACY = FIXTURES / "legacy" / "iron_oak-1.0" / "hampton_roads-magazine.wake.json"
-
-
-def wake(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def shipped_classes() -> dict[str, Any]:

@@ -10,9 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from domain.cli.app import app
 from domain.engine import Fact, replay
 from domain.events import CommandIssued
 from domain.header import DiceSpec
@@ -20,19 +18,14 @@ from domain.lineage import fork
 from domain.record import build_record, read_record_file, verify_record
 from domain.rerun import Ruling, rerun
 from domain.store import GameStore
+from tests.cli_helpers import wake
 from tests.helpers import FIXTURES
 
-runner = CliRunner()
 RIVER_PLATE = FIXTURES / "games" / "morze" / "river_plate-annihilation.wake.json"
 MORZE_SCENARIO = FIXTURES / "scenarios" / "morze" / "river_plate.json"
 SHIPS_DUEL = FIXTURES / "games" / "ships" / "multi2-duel.wake.json"
 IO_MAGAZINE = FIXTURES / "games" / "iron_oak" / "hampton_roads-magazine.wake.json"
 AT = 101  # River Plate: event 101 ends order #35
-
-
-def wake(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def _faces(facts: list[Fact], order: int) -> list[int]:

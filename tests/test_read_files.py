@@ -9,23 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from domain.cli.app import app
 from domain.store import GameStore
+from tests.cli_helpers import wake
 from tests.forge import load, rechain
 from tests.helpers import FIXTURES
 
-runner = CliRunner()
 RIVER_PLATE = FIXTURES / "games" / "morze" / "river_plate-annihilation.wake.json"
 RIVER_PLATE_ID = "00000000-0000-4000-8000-000000000001"
-
-
-def wake(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback for {args}: {result.exception!r}")
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture()
