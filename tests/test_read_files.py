@@ -102,3 +102,20 @@ def test_verify_prints_on_stdout_with_the_readable_field_diff(tmp_path: Path) ->
     assert "  differing fields (recorded != re-run):" in out
     assert f"roll.faces[0]: {face % 10 + 1} != {face}" in out
     assert "{'" not in out
+
+
+def test_legal_orders_of_a_record_file(tmp_path: Path) -> None:
+    """Item 13: ``legal FILE`` lists the orders open at the end of the record, as for the
+    stored game (PL-1: a new Morze game starts with the initiative roll)."""
+    location = str(tmp_path / "legal.sqlite3")
+    scenario = FIXTURES / "scenarios" / "morze" / "river_plate.json"
+    code, out, err = wake("start", "morze", str(scenario), "--seed", "3", "--store", location)
+    assert code == 0, err
+    game_id = out.strip().splitlines()[-1]
+    exported = tmp_path / "live.wake.json"
+    code, _, err = wake("export", game_id, "-o", str(exported), "--store", location)
+    assert code == 0, err
+    code, from_file, err = wake("legal", str(exported))
+    assert code == 0, err
+    assert from_file == wake("legal", game_id, "--store", location)[1]
+    assert '"roll_initiative"' in from_file

@@ -16,6 +16,7 @@ from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
 from domain.cli.common import StoreOpt, errors, progress_bar
+from domain.cli.reading import GameArg, GameSource
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for
 from domain.errors import InvalidCommand, ScenarioError, WakeError, validation_summary
@@ -308,11 +309,12 @@ def _faces(text: str) -> list[int]:
 
 
 def legal(
-    game_id: str, side: Annotated[str | None, typer.Option()] = None, store: StoreOpt = None
+    game: GameArg, side: Annotated[str | None, typer.Option()] = None, store: StoreOpt = None
 ) -> None:
-    """List legal orders for a side now (moves on a continuous board are a sample)."""
+    """List legal orders for a side now, in a stored game or at the end of a record file
+    (moves on a continuous board are a sample)."""
     with errors():
-        state = GameStore(store).state(game_id)
+        state = GameSource(game, store).state()
     for cmd in state.ruleset.legal_commands(state.rules, side):
         typer.echo(json.dumps(cmd.model_dump(mode="json")))
 
