@@ -134,6 +134,8 @@ class RerunReport:
         words = []
         if any(c.reading == "shipped" and c.changed for c in self.data):
             words.append(f"with {data_label}" if data_label else "with the data it ships now")
+        elif data_label and any(c.reading == "given" for c in self.data):
+            words.append(f"with {data_label}, as recorded")
         own = [c.name for c in self.data if c.reading == "own"]
         if own:
             words.append(f"its own {', '.join(own)} as recorded")

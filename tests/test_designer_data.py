@@ -71,7 +71,7 @@ def test_a_game_made_with_a_changed_copy_is_not_reported_changed(
     assert code == 1
     code, out, err = wake("verify", "--rerun", str(saved), "--data", str(my_classes))
     assert code == 0, out + err
-    assert f"{saved}: UNCHANGED (morze 1.0 -> 1.0)" in out
+    assert f"{saved}: UNCHANGED (morze 1.0 -> 1.0, with my_classes.json, as recorded)" in out
 
 
 def test_a_table_of_its_own_is_kept_as_recorded(tmp_path: Path) -> None:
