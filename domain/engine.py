@@ -399,7 +399,7 @@ def dice_source(state: GameState, envelope: CommandEnvelope) -> DiceSource:
         DiceMismatch: faces given to a seeded game.
     """
     spec = state.header.dice
-    if spec.mode == "seeded":
+    if not spec.physical_at(state.seq):  # seeded (or the seeded prefix of a physical fork)
         if envelope.dice:
             raise DiceMismatch("this game uses seeded dice; do not enter physical dice faces")
         if spec.seed is None:  # committed: whoever holds the seed passes its dice
@@ -446,7 +446,7 @@ def execute(
         raise DiceMismatch(str(exc)) from exc
     if dice is None and isinstance(own, ScriptedDice) and own.remaining:
         raise DiceMismatch(f"{own.remaining} dice face(s) entered but not needed by this order")
-    physical = state.header.dice.mode == "physical"
+    physical = state.header.dice.physical_at(state.seq)
     faces = list(source.consumed) if physical and source.consumed else None
     format_version = state.header.format_version
     stamped = envelope.time or (clock.now() if format_version >= 2 else None)
@@ -533,8 +533,10 @@ class Session:
 
 
 def sealed_dice(state: GameState, seed: int | None) -> DiceSource | None:
-    """The dice of a committed-seed game thrown from its secret ``seed`` (None otherwise)."""
-    if seed is None or state.header.dice.commitment is None:
+    """The dice of a committed-seed game thrown from its secret ``seed`` (None otherwise, and
+    for the orders a physical fork takes from the table)."""
+    spec = state.header.dice
+    if seed is None or spec.commitment is None or spec.physical_at(state.seq):
         return None
     return SeededDice(seed, start=state.header.dice_start(state.seq, state.dice_position))
 

@@ -104,6 +104,13 @@ class SealedSeed(RecordError):
     code = "sealed_seed"
 
 
+class DataNotAvailable(WakeError):
+    """A game cannot be re-run with the current data: a table it was played with is not one
+    Wake ships (by content) and was not given (``domain.data_versions``)."""
+
+    code = "data_not_available"
+
+
 class LineageError(RecordError):
     """A variation's header names a parent its events, or the parent itself, do not match."""
 

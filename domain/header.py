@@ -40,20 +40,45 @@ class DiceSpec(_Model):
 
     A seeded game carries either its seed in clear or, when the seed is kept secret until the
     game ends (``domain.seed_commit``), a ``commitment`` to it: the SHA-256 hex digest of
-    ``canonical_json({"salt": salt, "content": {"seed": seed}})`` (``domain.sealed.seal``)."""
+    ``canonical_json({"salt": salt, "content": {"seed": seed}})`` (``domain.sealed.seal``).
+
+    A fork of a seeded game played on at the table (``wake fork --physical``) is a physical game
+    with ``seeded_events``: the orders of its first ``seeded_events`` events (the prefix it shares
+    with its parent) threw the seed's dice and re-run with them, so it keeps the parent's seed or
+    commitment; every later order takes faces rolled at the table (:meth:`physical_at`)."""
 
     mode: Literal["seeded", "physical"]
     # within JSON's safe integers, which every language reads exactly (RFC 8785)
     seed: int | None = Field(default=None, ge=-(2**53 - 1), le=2**53 - 1)
     commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    seeded_events: int | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _seed_matches_mode(self) -> DiceSpec:
+        seeded = self.seed is not None or self.commitment is not None
+        if self.mode == "seeded" and self.seeded_events is not None:
+            raise ValueError("seeded_events is for physical dice after a seeded prefix")
         if self.mode == "seeded" and (self.seed is None) == (self.commitment is None):
             raise ValueError("seeded dice need a seed or a commitment to one (not both)")
-        if self.mode == "physical" and (self.seed is not None or self.commitment is not None):
+        if self.mode == "physical" and self.seeded_events is None and seeded:
             raise ValueError("physical dice take no seed")
+        if self.seeded_events is not None and (self.seed is None) == (self.commitment is None):
+            raise ValueError(
+                "physical dice after a seeded prefix (seeded_events) needs the seed of the "
+                "prefix or a commitment to it (not both)"
+            )
         return self
+
+    @property
+    def physical_from_start(self) -> bool:
+        """Physical dice from the first event: the table's cards too (hands dealt and cards
+        drawn are named, not shuffled by the engine). A fork played on at the table has physical
+        dice only after its seeded prefix; its decks stay in the order the seed shuffled them."""
+        return self.mode == "physical" and self.seeded_events is None
+
+    def physical_at(self, seq: int) -> bool:
+        """Whether an order given after event ``seq`` takes faces rolled at the table."""
+        return self.mode == "physical" and (self.seeded_events is None or seq >= self.seeded_events)
 
     @model_serializer(mode="wrap")
     def _without_absent_commitment(
@@ -63,6 +88,8 @@ class DiceSpec(_Model):
         body: dict[str, Any] = handler(self)
         if self.commitment is None:
             body.pop("commitment", None)
+        if self.seeded_events is None:
+            body.pop("seeded_events", None)
         return body
 
     @property

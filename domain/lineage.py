@@ -91,6 +91,7 @@ def fork(
     title: str = "",
     game_id: str | None = None,
     seed_public: bool = False,
+    physical: bool = False,
 ) -> tuple[GameHeader, list[Fact]]:
     """A new game that starts from the state after ``event`` of ``parent``: the parent's header
     (same ruleset, scenario, options, dice, sides) with a new id, a title and ``parent``, and
@@ -101,6 +102,11 @@ def fork(
     A committed seed (``dice.commitment``) is kept only when ``seed_public`` (the parent has
     ended or its seed was revealed): the fork throws die n of the same seed as the parent
     would, so forking a live game with a sealed seed would disclose the parent's next dice.
+
+    ``physical``: the fork is played on at the table. Its dice are physical from ``event`` on;
+    the copied prefix keeps the parent's seed (or commitment) as ``dice.seeded_events`` so its
+    orders still re-run with the seed's dice. State built in the prefix stays as the seed made
+    it (a deck shuffled there keeps the order the seed dealt).
 
     Raises:
         NoSuchEvent: ``event`` is not 0..len(facts), or lies inside an order (its events are
@@ -127,11 +133,17 @@ def fork(
             f"it once the game has ended or after `wake reveal-seed {parent.game_id}`"
         )
     shown = parent.title or parent.game_id
+    dice = parent.dice
+    if physical and dice.mode == "seeded":
+        dice = dice.model_copy(update={"mode": "physical", "seeded_events": event})
+    elif physical and dice.seeded_events is not None and event < dice.seeded_events:
+        dice = dice.model_copy(update={"seeded_events": event})  # a fork inside the prefix
     header = parent.model_copy(
         update={
             "game_id": game_id or str(uuid.uuid4()),
             "title": title or f"fork of {shown} at event {event}",
             "parent": parent_ref(parent, facts, event),
+            "dice": dice,
         }
     )
     return header, rechain(header, facts[:event])

@@ -27,18 +27,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.canonical import canonical_json
+from domain.data_versions import PartChoice, data_file_readings, describe_choices
 from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
-from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay, upcast_fact
+from domain.divergence import Divergence, FieldDiff, divergence, field_diffs, show_value
+from domain.engine import CommandEnvelope, Fact, GameState, Session, replay, upcast_fact
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
 from domain.header import GameHeader
 from domain.lineage import as_variation, with_parent
-from domain.ruleset import get_ruleset
-
-#: At most this many differing payload fields are listed for one event.
-MAX_FIELDS = 8
-#: Values longer than this are shortened in reports.
-MAX_VALUE = 120
+from domain.ruleset import Ruleset, get_ruleset
 
 
 @dataclass(frozen=True)
@@ -57,49 +54,6 @@ class Ruling:
     def given(self) -> bool:
         """Whether the ruling changes anything at all (else a rerun is a verification)."""
         return bool(self.options) or self.data is not None or self.current
-
-
-@dataclass(frozen=True)
-class FieldDiff:
-    """One payload field that differs (``path`` like ``roll.faces[0]``)."""
-
-    path: str
-    recorded: Any
-    rerun: Any
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """The first event whose content differs between the record and the re-run."""
-
-    seq: int
-    rule: str
-    rule_summary: str
-    recorded: Fact | None
-    rerun: Fact | None
-    recorded_line: str
-    rerun_line: str
-    fields: tuple[FieldDiff, ...]
-    more_fields: int = 0
-
-    def lines(self) -> list[str]:
-        """The divergence as text: the event, both versions and the differing fields."""
-        rule = self.rule or "n/a"
-        if self.rule_summary:
-            rule = f"{rule} ({self.rule_summary})"
-        out = [
-            f"event {self.seq} differs on re-run (rule {rule})",
-            f"  recorded: {_version(self.recorded, self.recorded_line)}",
-            f"  re-run:   {_version(self.rerun, self.rerun_line)}",
-        ]
-        if self.fields:
-            out.append("  differing fields (recorded != re-run):")
-            out.extend(
-                f"    {f.path}: {_short(f.recorded)} != {_short(f.rerun)}" for f in self.fields
-            )
-            if self.more_fields:
-                out.append(f"    ... and {self.more_fields} more")
-        return out
 
 
 @dataclass(frozen=True)
@@ -165,11 +119,27 @@ class RerunReport:
     refusal: Refusal | None
     recorded_end: LineEnd | None  # None when the record cannot be folded (a tampered payload)
     rerun_end: LineEnd
+    data: tuple[PartChoice, ...] = ()  # with the current rules: what each data part became
 
     @property
     def identical(self) -> bool:
         """True when every recorded order was decided again into exactly the recorded events."""
         return self.divergence is None and self.refusal is None
+
+    def data_note(self, data_label: str = "") -> str:
+        """How the data of a re-run with the current rules relates to the recorded one, for a
+        status line: ``", with the data it ships now"`` when a shipped table the game used has
+        changed since (``", with FILE"`` for a table given as ``data_label``), and the tables of
+        its own that were kept."""
+        words = []
+        if any(c.reading == "shipped" and c.changed for c in self.data):
+            words.append(f"with {data_label}" if data_label else "with the data it ships now")
+        elif data_label and any(c.reading == "given" for c in self.data):
+            words.append(f"with {data_label}, as recorded")
+        own = [c.name for c in self.data if c.reading == "own"]
+        if own:
+            words.append(f"its own {', '.join(own)} as recorded")
+        return "".join(f", {w}" for w in words)
 
     def lines(self) -> list[str]:
         """The report as text (the CLI prints it; the viewer can show it)."""
@@ -179,6 +149,7 @@ class RerunReport:
             f"{self.original.dice.mode} dice)"
         ]
         if self.changes:
+            ruleset = get_ruleset(self.original.ruleset.id)
             for key, (old, new) in self.changes.items():
                 if key == RULES_KEY:
                     rules = f"{self.header.ruleset.id} {new}"
@@ -187,11 +158,8 @@ class RerunReport:
                     out.append(f"ruling: {new}")
                 elif key == DATA_KEY:
                     out.append(f"ruling: data patched ({new})")
-                elif old == new:
-                    out.append(f"ruling: {key} = {_short(new)} (as recorded)")
                 else:
-                    was = "not set in the record" if old == NOT_SET else f"recorded: {_short(old)}"
-                    out.append(f"ruling: {key} = {_short(new)} ({was})")
+                    out.append(_option_line(ruleset, key, old, new))
         else:
             out.append("ruling: as recorded (a verification)")
         if self.identical:
@@ -214,6 +182,19 @@ class RerunReport:
         out.append(f"recorded line: {recorded}")
         out.append(f"re-run line:   {self.rerun_end.text()}")
         return out
+
+
+def _option_line(ruleset: Ruleset[Any, Any], key: str, old: Any, new: Any) -> str:
+    """``ruling: KEY = VALUE (recorded: ...) [rule R]``: the option's own rule (the reading it
+    settles), not the rule of the event that first changes."""
+    if old == new:
+        was = "as recorded"
+    elif old == NOT_SET:
+        was = "not set in the record"
+    else:
+        was = f"recorded: {show_value(old)}"
+    rule = ruleset.option_rule(key)
+    return f"ruling: {key} = {show_value(new)} ({was})" + (f" [rule {rule}]" if rule else "")
 
 
 DATA_KEY = "(data)"
@@ -242,6 +223,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+@dataclass(frozen=True)
+class _Ruled:
+    """A rerun's header before its parent is set, and what its data is."""
+
+    header: GameHeader
+    choices: tuple[PartChoice, ...]  # with the current rules: what each data part became
+    table: str | None  # the data part a --data file was read as (None: a merge patch)
+
+
 def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
     """The header of the rerun: the recorded one with the ruling's options and data applied,
     a game id derived from the original and the ruling, and a title that says it is a rerun
@@ -249,12 +239,20 @@ def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
 
     Options are merged over the recorded ones and validated by the ruleset; the header keeps
     the merged options as given (not re-filled with today's defaults), so an older version's
-    record keeps its own readings for the options it did not record.
+    record keeps its own readings for the options it did not record. The data is a JSON merge
+    patch over the scenario or a copy of one of the ruleset's data files (values changed),
+    whichever the ruleset accepts (``domain.data_versions.data_file_readings``).
 
     Raises:
         ScenarioError: an unknown option, a bad value, or data the ruleset refuses.
+        DataNotAvailable: with the current rules, a table the game used is neither shipped
+            nor given.
         UnknownRuleset: the record's ruleset is not installed.
     """
+    return _ruled(original, ruling).header
+
+
+def _ruled(original: GameHeader, ruling: Ruling) -> _Ruled:
     ruleset = get_ruleset(original.ruleset.id)
     known = ruleset.resolve_options({})  # the defaults name every option the ruleset has
     unknown = [key for key in ruling.options if key not in known]
@@ -267,21 +265,13 @@ def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
         ruleset.resolve_options(options)
     except ScenarioError as exc:
         raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
-    scenario = original.scenario
     ruleset_ref = original.ruleset
     if ruling.current:
         ruleset_ref = ruleset_ref.model_copy(update={"version": ruleset.meta.version})
-        try:
-            scenario = ruleset.current_scenario(scenario)
-        except ScenarioError as exc:
-            raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
-    if ruling.data is not None:
-        if not isinstance(ruling.data, Mapping):
-            raise ScenarioError("a data patch is a JSON object (a merge patch over the scenario)")
-        try:
-            scenario = ruleset.resolve_scenario(merge_patch(scenario, ruling.data))
-        except ScenarioError as exc:
-            raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
+    try:
+        scenario, choices, table = _ruled_data(ruleset, original.scenario, ruling)
+    except ScenarioError as exc:
+        raise ScenarioError(_one_line(exc.message), rule=exc.rule) from exc
     ruled: dict[str, Any] = {"options": dict(ruling.options), "data": ruling.data}
     if ruling.current:  # (not in the key otherwise: earlier reruns keep their ids)
         ruled["rules"] = ruleset_ref.version
@@ -294,7 +284,7 @@ def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
     title = f"rerun of {original.game_id}" + (f" with {', '.join(what)}" if what else "")
     if original.title:
         title += f": {original.title}"
-    return original.model_copy(
+    header = original.model_copy(
         update={
             "game_id": game_id,
             "title": title,
@@ -303,31 +293,69 @@ def rerun_header(original: GameHeader, ruling: Ruling) -> GameHeader:
             "scenario": scenario,
         }
     )
+    return _Ruled(header, tuple(choices), table)
+
+
+def _ruled_data(
+    ruleset: Ruleset[Any, Any], recorded: Mapping[str, Any], ruling: Ruling
+) -> tuple[dict[str, Any], list[PartChoice], str | None]:
+    """The rerun's scenario: with the current rules, the current data (told by digest); with a
+    data file, the file read as a merge patch or as the data part it copies, whichever the
+    ruleset accepts first. Also what each data part became, and the part the file was read as.
+
+    Raises:
+        ScenarioError: the data file fits neither reading (both problems are named).
+        DataNotAvailable: as ``Ruleset.current_data``.
+    """
+    if ruling.data is None:
+        if not ruling.current:
+            return dict(recorded), [], None
+        scenario, choices = ruleset.current_data(recorded)
+        return scenario, choices, None
+    if not isinstance(ruling.data, Mapping):
+        raise ScenarioError(
+            "a data file is a JSON object: a merge patch over the scenario, or a copy of one of "
+            "the ruleset's data files"
+        )
+    problems: list[str] = []
+    for part, data in data_file_readings(ruling.data, recorded, ruleset.shipped_data()):
+        try:
+            if part is None:  # a merge patch, over the current data with the current rules
+                scenario, choices = (
+                    ruleset.current_data(recorded) if ruling.current else (dict(recorded), [])
+                )
+                return ruleset.resolve_scenario(merge_patch(scenario, data)), choices, None
+            if ruling.current:
+                scenario, choices = ruleset.current_data(recorded, {part: data})
+                return scenario, choices, part
+            return ruleset.with_data_parts(recorded, {part: data}), [], part
+        except ScenarioError as exc:
+            reading = "a merge patch over the scenario" if part is None else f"the {part} table"
+            problems.append(f"read as {reading}: {_one_line(exc.message)}")
+    raise ScenarioError("; ".join(problems))
 
 
 def _plain(value: Any) -> str:
     return value if isinstance(value, str) else canonical_json(value).decode("utf-8")
 
 
-def _changes(
-    original: GameHeader, header: GameHeader, ruling: Ruling
-) -> dict[str, tuple[Any, Any]]:
+def _changes(original: GameHeader, ruled: _Ruled, ruling: Ruling) -> dict[str, tuple[Any, Any]]:
     """Every option the ruling gives, with its recorded value (``NOT_SET`` when the record's
-    header has none: the ruleset's default for its version applied), and the data patch."""
+    header has none: the ruleset's default for its version applied), and the data."""
+    header = ruled.header
     changes: dict[str, tuple[Any, Any]] = {}
+    label = ruling.data_label or "patch"
     if ruling.current:
         changes[RULES_KEY] = (original.ruleset.version, header.ruleset.version)
-        current = get_ruleset(original.ruleset.id).current_scenario(original.scenario)
-        same = current == original.scenario
-        changes[CURRENT_DATA_KEY] = (
-            None,
-            f"the data {header.ruleset.id} {header.ruleset.version} ships"
-            + (" (the same as recorded)" if same else " (differs from the recorded data)"),
-        )
+        shipped_by = f"{header.ruleset.id} {header.ruleset.version}"
+        given = label if ruled.table is not None else ""
+        note = describe_choices(list(ruled.choices), shipped_by, given)
+        changes[CURRENT_DATA_KEY] = (None, note or f"the data {shipped_by} ships (none)")
     for key, value in ruling.options.items():
         changes[key] = (original.options.get(key, NOT_SET), value)
-    if ruling.data is not None:
-        label = ruling.data_label or "patch"
+    if ruling.data is not None and not (ruling.current and ruled.table is not None):
+        if ruled.table is not None:
+            label += f" as the {ruled.table} table"
         if header.scenario == original.scenario:
             label += ", which leaves the scenario as recorded"
         changes[DATA_KEY] = (None, label)
@@ -371,40 +399,6 @@ class _StreamDice:
 # --- comparing ---------------------------------------------------------------------------------
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 3] + "..."
-
-
-def _version(fact: Fact | None, line: str) -> str:
-    if fact is None:
-        return "(no such event)"
-    return f"{line} [{fact.topic}]" if line else fact.topic
-
-
-def field_diffs(recorded: Any, rerun: Any, path: str = "") -> list[FieldDiff]:
-    """Every leaf that differs between two JSON values (lists of equal length element-wise)."""
-    if isinstance(recorded, Mapping) and isinstance(rerun, Mapping):
-        out: list[FieldDiff] = []
-        for key in [*recorded, *(k for k in rerun if k not in recorded)]:
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in recorded:
-                out.append(FieldDiff(sub, "(absent)", rerun[key]))
-            elif key not in rerun:
-                out.append(FieldDiff(sub, recorded[key], "(absent)"))
-            else:
-                out.extend(field_diffs(recorded[key], rerun[key], sub))
-        return out
-    if isinstance(recorded, list) and isinstance(rerun, list) and len(recorded) == len(rerun):
-        out = []
-        for i, (a, b) in enumerate(zip(recorded, rerun, strict=True)):
-            out.extend(field_diffs(a, b, f"{path}[{i}]"))
-        return out
-    if recorded == rerun and type(recorded) is type(rerun):
-        return []
-    return [FieldDiff(path or "(value)", recorded, rerun)]
-
-
 def _same(a: Fact, b: Fact) -> bool:
     """Same content (the digests differ whenever the headers do, so they are not compared)."""
     return (
@@ -413,51 +407,6 @@ def _same(a: Fact, b: Fact) -> bool:
         and a.topic == b.topic
         and a.automatic == b.automatic
         and a.payload == b.payload
-    )
-
-
-def _describe(state: GameState, fact: Fact | None) -> tuple[str, str]:
-    """(one-line description, rule) of a fact; empty when it cannot be decoded."""
-    if fact is None:
-        return "", ""
-    try:
-        event = decode(state, fact)
-    except WakeError:
-        return "", ""
-    try:
-        line = state.ruleset.describe(event)
-    except Exception:  # a tampered payload may break a ruleset's describe; the diff still shows
-        line = ""
-    return line, event.rule_id()
-
-
-def divergence(state: GameState, recorded: Fact | None, rerun: Fact | None) -> Divergence:
-    """Describe two versions of one event (either may be missing)."""
-    seq = recorded.seq if recorded is not None else rerun.seq if rerun is not None else 0
-    recorded_line, recorded_rule = _describe(state, recorded)
-    rerun_line, rerun_rule = _describe(state, rerun)
-    rule = rerun_rule or recorded_rule
-    fields: list[FieldDiff] = []
-    if recorded is not None and rerun is not None:
-        if recorded.topic != rerun.topic:
-            fields.append(FieldDiff("topic", recorded.topic, rerun.topic))
-        if recorded.automatic != rerun.automatic:
-            fields.append(FieldDiff("automatic", recorded.automatic, rerun.automatic))
-        if recorded.command != rerun.command:
-            fields.append(FieldDiff("command", recorded.command, rerun.command))
-        if recorded.topic == rerun.topic:
-            fields.extend(field_diffs(recorded.payload, rerun.payload))
-    summary = state.ruleset.rule_summary(rule) if rule else ""
-    return Divergence(
-        seq=seq,
-        rule=rule,
-        rule_summary=summary,
-        recorded=recorded,
-        rerun=rerun,
-        recorded_line=recorded_line,
-        rerun_line=rerun_line,
-        fields=tuple(fields[:MAX_FIELDS]),
-        more_fields=max(0, len(fields) - MAX_FIELDS),
     )
 
 
@@ -516,7 +465,8 @@ def rerun(
     ruling = ruling or Ruling()
     # a ruling's line is a variation of the record: its parent (id and origin) is set before
     # the run, since sealed choices are salted from the origin; the shared prefix after it
-    header = with_parent(rerun_header(original, ruling), original) if ruling.given else original
+    ruled = _ruled(original, ruling) if ruling.given else _Ruled(original, (), None)
+    header = with_parent(ruled.header, original) if ruling.given else original
     recorded_facts = [upcast_fact(original.ruleset.id, fact) for fact in facts]
     orders = recorded_orders(recorded_facts)
     session = Session(header, seed=seed)
@@ -527,7 +477,7 @@ def rerun(
     for fact, issued in orders:
         envelope = CommandEnvelope(side=issued.side, command=issued.command, time=issued.time)
         dice: DiceSource | None = None
-        if stream is not None:
+        if stream is not None and header.dice.physical_at(fact.seq - 1):  # not a seeded prefix
             dice = stream.source(session.state.dice_position)
         try:
             session.submit(envelope, dice)
@@ -564,7 +514,8 @@ def rerun(
     return RerunReport(
         original=original,
         header=header,
-        changes=_changes(original, header, ruling),
+        changes=_changes(original, ruled, ruling),
+        data=ruled.choices,
         facts=list(produced),
         orders=len(orders),
         divergence=found,

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from domain.commands import order_sentence
+from domain.data_versions import PartChoice, ShippedData, choose_parts
 from domain.dice import DiceSource
 from domain.errors import InvalidCommand, UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
@@ -73,6 +74,9 @@ class Ruleset(ABC, Generic[S, C]):
     meta: ClassVar[RulesetMeta]
     events: ClassVar[EventRegistry]
     rule_summaries: ClassVar[Mapping[str, str]]
+    #: Each option's rule: the rule whose reading the option settles (``smoke_penalises`` ->
+    #: ``IO-6.2.3C``), which ruling diffs name (:meth:`option_rule`). Default: none.
+    option_rules: ClassVar[Mapping[str, str]] = {}
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -158,17 +162,63 @@ class Ruleset(ABC, Generic[S, C]):
         """The event as ``viewer`` may see it (``None`` = umpire sees all). Default: public."""
         return event
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """A recorded game's resolved scenario with the data this version of the ruleset ships
-        now in place of the tables embedded when the game started, where the game used the
-        bundled ones (a table of the game's own is kept): ``wake verify --rerun`` re-decides
-        old games with it after a rules or data change. Default: the scenario as recorded (a
-        ruleset whose data is not bundled).
+    # --- data: the tables a scenario embeds (domain.data_versions) ---------------------------
+
+    def shipped_data(self) -> ShippedData:
+        """The data this version ships, each part as :meth:`data_parts` finds it in a resolved
+        scenario, and the digests of every earlier shipped version of each part. Default: none
+        (a ruleset whose data is not bundled)."""
+        return ShippedData()
+
+    def data_parts(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The data parts a resolved scenario embeds, by name. Default: the ``data`` object of
+        the ``{"scenario": ..., "data": {part: table}}`` form (Iron & Oak, Armada, SHIPS)."""
+        data = scenario.get("data")
+        return dict(data) if isinstance(data, Mapping) else {}
+
+    def with_data_parts(
+        self, scenario: Mapping[str, Any], parts: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A resolved scenario with ``parts`` in place of the tables of the same names, resolved
+        (validated) again. Default: for the ``data`` object of :meth:`data_parts`' form.
 
         Raises:
-            ScenarioError: the recorded scenario cannot be brought to the current data.
+            ScenarioError: the ruleset refuses the result.
         """
-        return dict(scenario)
+        data = scenario.get("data")
+        merged = {**(data if isinstance(data, Mapping) else {}), **parts}
+        return self.resolve_scenario({**scenario, "data": merged})
+
+    def current_data(
+        self, scenario: Mapping[str, Any], given: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], list[PartChoice]]:
+        """A recorded game's resolved scenario with the data this version ships now in place of
+        each table the game took from a shipped version (told by digest, never by label), and
+        what was chosen for each part (``domain.data_versions``); ``given``: tables (as the
+        ruleset's data files) to use in place of the shipped ones. ``wake verify --rerun``
+        re-decides old games with it after a rules or data change.
+
+        Raises:
+            DataNotAvailable: a table is a changed copy of a shipped one and is not given.
+            ScenarioError: a given table, or the result, is refused.
+        """
+        shipped = self.shipped_data()
+        if not shipped.parts and not given:
+            return dict(scenario), []
+        tables = {
+            name: self.data_parts(self.with_data_parts(scenario, {name: table}))[name]
+            for name, table in (given or {}).items()
+        }
+        choices = choose_parts(self.data_parts(scenario), shipped, tables)
+        return self.with_data_parts(scenario, {c.name: c.part for c in choices}), choices
+
+    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`current_data`'s scenario, with no table given.
+
+        Raises:
+            DataNotAvailable, ScenarioError: as :meth:`current_data`.
+        """
+        return self.current_data(scenario)[0]
 
     def describe_order(self, command: Mapping[str, Any]) -> str:
         """An order (its JSON form) as one readable sentence for explanations. Default:
@@ -252,6 +302,10 @@ class Ruleset(ABC, Generic[S, C]):
         ``domain.analysis`` groups a side's consecutive orders instead."""
         return None
 
+    def option_rule(self, name: str) -> str:
+        """The rule an option's reading belongs to (``""`` when the ruleset names none)."""
+        return self.option_rules.get(name, "")
+
     def rule_summary(self, rule_id: str) -> str:
         """One-line summary of a rule ID (``PL-4``, ``IO-5.4.1``); longest known prefix wins."""
         key = rule_id
@@ -288,17 +342,6 @@ def unregister(ruleset_id: str) -> None:
     """Undo :func:`register`: ``ruleset_id`` is found through its entry point again (if any)."""
     _REGISTERED.pop(ruleset_id, None)
     _INSTANCES.pop(ruleset_id, None)
-
-
-def bundled_part(embedded: Any, bundled: Mapping[str, Any]) -> Any:
-    """For :meth:`Ruleset.current_scenario`: the ``bundled`` data part (a table file's JSON, as
-    shipped now) in place of the ``embedded`` one when the game used the bundled part then, told
-    by its ``source`` (every bundled data file names its source); else the embedded part, the
-    game's own."""
-    source = bundled.get("source")
-    if source and isinstance(embedded, Mapping) and embedded.get("source") == source:
-        return dict(bundled)
-    return embedded
 
 
 @cache
@@ -374,17 +417,3 @@ def plugins() -> list[PluginInfo]:
             error = exc.message
         found.append(PluginInfo(id=rid, target=point.value, distribution=dist, error=error))
     return found
-
-
-def with_bundled_data(scenario: Mapping[str, Any], bundled: Mapping[str, Any]) -> dict[str, Any]:
-    """For :meth:`Ruleset.current_scenario` of a ruleset whose resolved scenarios embed their
-    data as ``{"scenario": ..., "data": {part: table, ...}}``: each embedded part replaced by
-    the ``bundled`` part of the same name as :func:`bundled_part` decides."""
-    data = scenario.get("data")
-    if not isinstance(data, Mapping):
-        return dict(scenario)
-    parts = {
-        name: bundled_part(part, bundled[name]) if isinstance(bundled.get(name), Mapping) else part
-        for name, part in data.items()
-    }
-    return {**scenario, "data": parts}

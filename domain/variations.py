@@ -34,7 +34,8 @@ def is_record_path(game: str) -> bool:
 
 def stored_game(store: GameStore, game: str) -> str:
     """The id of ``game`` in the store: a stored game's id as given, or a record file, imported
-    first (read and re-run like ``wake import``) unless the store already holds that game.
+    first (read and re-run like ``wake import``, its signatures and annotations kept) unless the
+    store already holds that game.
 
     Raises:
         RecordError, UnknownRuleset: the file is not a valid record, or does not re-run.
@@ -50,7 +51,13 @@ def stored_game(store: GameStore, game: str) -> str:
         stored = store.header(game_id)
     except GameNotFound:
         verify_record(record)
-        store.import_game(record.header, record.events, record.seed_reveal)
+        store.import_game(
+            record.header,
+            record.events,
+            record.seed_reveal,
+            record.signatures or (),
+            annotations=record.annotations or (),
+        )
         return game_id
     if stored.genesis_digest() != record.chain.genesis:
         raise StoreError(
@@ -70,10 +77,13 @@ def stored_game(store: GameStore, game: str) -> str:
     return game_id
 
 
-def fork_game(store: GameStore, parent_id: str, event: int, title: str = "") -> GameHeader:
+def fork_game(
+    store: GameStore, parent_id: str, event: int, title: str = "", *, physical: bool = False
+) -> GameHeader:
     """Store a fork of the stored game ``parent_id`` starting after its event ``event``; its
     header. A committed seed is carried over (with the secret the store keeps, marked revealed)
     only once the parent's seed is public: the parent has ended or its seed was revealed.
+    ``physical``: played on with physical dice from the fork on (``domain.lineage.fork``).
 
     Raises:
         GameNotFound: no such game.
@@ -84,7 +94,9 @@ def fork_game(store: GameStore, parent_id: str, event: int, title: str = "") -> 
     secret = None
     if parent.dice.sealed:
         secret = store.public_reveal(parent_id, store.state(parent_id))
-    header, copied = fork(parent, facts, event, title=title, seed_public=secret is not None)
+    header, copied = fork(
+        parent, facts, event, title=title, seed_public=secret is not None, physical=physical
+    )
     store.import_game(header, copied, secret)
     return header
 

@@ -4,8 +4,9 @@ Registered in process as ``morze`` in place of 1.0 (``domain.ruleset.register``)
 rules designer's next release would be, not a mock:
 
 * **data**: the light cruiser's Hit number is 6 instead of 5 (PL-4b, PL-5 class table), in
-  the class table this version ships (``class_table``; same ``source``, so a game played with
-  the bundled 1.0 table gets 2.0's under ``wake verify --rerun``);
+  the class table this version ships (``class_table``), with 1.0's listed by its digest as an
+  earlier shipped version (``shipped_data``), so a game played with the bundled 1.0 table gets
+  2.0's under ``wake verify --rerun``;
 * **an event changed shape**: ``morze.UnitMoved/2`` carries ``start`` and ``end`` points
   instead of ``from_x/from_y/to_x/to_y``, with an explicit upcaster from ``morze.UnitMoved/1``;
 * it still **replays 1.0** (``meta.replays``): a 1.0 game keeps the class table embedded in its
@@ -22,6 +23,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from domain.data_versions import ShippedData, data_digest
 from domain.dice import DiceSource
 from domain.events import DomainEvent, EventRegistry
 from domain.ruleset import RulesetMeta
@@ -136,6 +138,16 @@ class Morze2(MorzeRuleset):
         for name, change in CLASS_CHANGE.items():
             table["classes"][name] = {**table["classes"][name], **change}
         return ClassTable.model_validate(table)
+
+    def shipped_data(self) -> ShippedData:
+        """2.0's table, and 1.0's as the earlier version Wake shipped (known by its digest, as
+        a release lists the tables it replaces): a game played with 1.0's table is re-run
+        with 2.0's under ``wake verify --rerun``."""
+        earlier = data_digest(bundled_classes().model_dump(mode="json"))
+        return ShippedData(
+            parts={"classes": self.class_table().model_dump(mode="json")},
+            earlier={"classes": (earlier,)},
+        )
 
     def decide(
         self, state: MorzeState, side: str | None, command: Any, dice: DiceSource

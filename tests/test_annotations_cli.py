@@ -13,14 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from domain.cli.app import app
 from domain.record import read_record_file
 from domain.store import GameStore
+from tests.cli_helpers import wake
 from tests.helpers import FIXTURES
 
-runner = CliRunner()
 GAMES = FIXTURES / "games"
 RIVER_PLATE = "00000000-0000-4000-8000-000000000001"
 HAMPTON = "00000000-0000-4000-8000-000000000101"
@@ -31,13 +29,6 @@ FILES = {
     DEPLOYMENT: GAMES / "armada" / "core_deployment-last-ship.wake.json",
 }
 HTML = '<img src="http://127.0.0.1:9/x.png"> <b>bold</b> & "quoted"'
-
-
-def wake(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback for {args}: {result.exception!r}")
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture()
@@ -145,7 +136,7 @@ def test_rerun_annotate_keeps_the_ruling_on_the_first_changed_event(store: str) 
     assert f"kept as annotation #1 on event {seq} (ruling by Umpire)" in out
     [note] = GameStore(store).annotations(HAMPTON)
     assert (note.event, note.kind, note.author) == (seq, "ruling", "Umpire")
-    assert note.text.startswith("ruling diff (wake rerun):\nruling: shield_line = 'always'")
+    assert note.text.startswith('ruling diff (wake rerun):\nruling: shield_line = "always"')
     assert f"event {seq} differs on re-run (rule IO-6.2" in note.text
     assert "re-run line:" in note.text
     assert note.digest == GameStore(store).facts(HAMPTON)[1][seq - 1].digest
@@ -225,14 +216,12 @@ def test_report_shows_the_ruling_diff_kept_for_its_event(store: str, tmp_path: P
     assert code == 1
     [note] = GameStore(store).annotations(HAMPTON)
     page_path = tmp_path / "report.html"
-    code, _, err = wake(
-        "report", HAMPTON, str(note.event), "-o", str(page_path), "--store", store
-    )
+    code, _, err = wake("report", HAMPTON, str(note.event), "-o", str(page_path), "--store", store)
     assert code == 0, err
     page = page_path.read_text("utf-8")
     assert "Ruling diffs and rulings kept with the game for this event: #1 (event" in page
     section = page[page.index("<h2>Annotations</h2>") :]
-    assert "ruling diff (wake rerun):\nruling: shield_line = &#x27;always&#x27;" in section
+    assert "ruling diff (wake rerun):\nruling: shield_line = &quot;always&quot;" in section
     assert f"event {note.event} differs on re-run (rule IO-6.2" in section
 
 

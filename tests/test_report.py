@@ -46,7 +46,7 @@ def test_an_armada_attack_report_holds_board_episode_odds_and_a_ruling(tmp_path:
     assert "Plotly.newPlot" in page
     for text in ("Rule SWA-ATK 5", "The whole episode", "SWA-ATK 1", "chance of this outcome"):
         assert text in page, text
-    assert "ruling: evade = &#x27;ltp_2015&#x27;" in page
+    assert "ruling: evade = &quot;ltp_2015&quot;" in page
 
 
 def test_record_text_is_escaped(tmp_path: Path) -> None:

@@ -285,7 +285,7 @@ def test_cli_data_file_and_stored_game(tmp_path: Path) -> None:
         (["--option", "swap=bogus"], "invalid Iron & Oak option"),
         (["--option", "swap"], "must look like KEY=VALUE"),
         ([], "give --option KEY=VALUE or --data FILE"),
-        (["--data", "/nonexistent/x.json"], "cannot read data file"),
+        (["--data", "/nonexistent/x.json"], "data file: /nonexistent/x.json: cannot read"),
     ],
 )
 def test_cli_refusals_are_one_line_exit_2(args: list[str], message: str) -> None:
@@ -319,8 +319,8 @@ def test_a_ruling_that_is_the_recorded_one_says_so() -> None:
     )
     assert report.identical
     text = "\n".join(report.lines())
-    assert "ruling: evade = 'rrg_1_6' (as recorded)" in text
-    assert "ruling: pass_tokens = 'off' (not set in the record)" in text
+    assert 'ruling: evade = "rrg_1_6" (as recorded) [rule SWA-DEF]' in text
+    assert 'ruling: pass_tokens = "off" (not set in the record) [rule SWA-PASS]' in text
     assert "which leaves the scenario as recorded" in text
     assert f"identical: all {report.orders} orders" in text
 

@@ -310,7 +310,7 @@ def test_the_pytest_plugin_reads_which_games_changed(
     at = old_games["changed_at"]
     result.stdout.fnmatch_lines(
         [
-            "*changed under the current rules (morze 1.0 -> 2.0)*",
+            "*changed under the current rules (morze 1.0 -> 2.0, with the data it ships now)*",
             "FAILED games/river_plate.wake.json::verify - Failed: changed under the*",
         ]
     )

@@ -19,7 +19,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from domain.analysis.points import EVERY, default_every
 from domain.cli import render
-from domain.cli.rerun import bad_input
+from domain.cli.common import fail as bad_input
 from domain.errors import InvalidCommand, RecordError, WakeError
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]

@@ -1,6 +1,11 @@
 """``wake annotate``, ``wake annotations``, ``wake withdraw-annotation``: comments on a stored
 game's events (issue 14; the model is ``domain.annotations``, the stream ``GameStore.annotate``).
 
+``GAME`` is a stored game's id or a record file (issue 22 item 13): ``annotate`` and
+``withdraw-annotation`` import a record file into the store first (as ``wake fork`` does; the
+annotation is kept with the stored game, and its exports carry it), ``annotations`` lists the
+ones a record file carries without storing anything.
+
 Exit status: 0 on success, 2 with one line on stderr for bad input (an unknown game, event or
 kind, an empty or over-long text, a control character, another author's annotation). Text is
 printed as it was written: control characters (terminal escapes included) are refused when an
@@ -10,20 +15,27 @@ annotation is written and when it is read back, so none reaches the terminal.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from domain.annotations import KINDS, Annotation, Withdrawal, check_kind, select
-from domain.cli.rerun import bad_input
+from domain.cli.common import fail
 from domain.errors import NoSuchEvent, WakeError
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
 _KIND_HELP = "one of " + ", ".join(KINDS)
 
 
+GameArg = Annotated[
+    str,
+    typer.Argument(metavar="GAME", help="a stored game's id, or a record file (imported first)"),
+]
+
+
 def annotate_command(
-    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    game: GameArg,
     event: Annotated[int, typer.Argument(help="the event, as `wake log` numbers it; 0 = the game")],
     author: Annotated[str, typer.Option(help="who writes it (a name)")],
     kind: Annotated[str, typer.Option(help=_KIND_HELP)],
@@ -35,13 +47,16 @@ def annotate_command(
     after that event; the game's own events and chain are not touched. Exported records carry
     it (outside the chain, not covered by signatures)."""
     from domain.store import GameStore
+    from domain.variations import stored_game
 
     try:
         check_kind(kind)
-        note = GameStore(store).annotate(game, event, kind, author, text)
+        st = GameStore(store)
+        game_id = stored_game(st, game)
+        note = st.annotate(game_id, event, kind, author, text)
     except WakeError as exc:
-        bad_input(exc)
-    typer.echo(f"annotation #{note.number} on {note.target} of game {game} ({note.kind})")
+        fail(exc)
+    typer.echo(f"annotation #{note.number} on {note.target} of game {game_id} ({note.kind})")
 
 
 def _print(note: Annotation, gone: Withdrawal | None) -> None:
@@ -54,7 +69,10 @@ def _print(note: Annotation, gone: Withdrawal | None) -> None:
 
 
 def annotations_command(
-    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="a stored game's id, or a record file (read only)"),
+    ],
     event: Annotated[
         int | None, typer.Option(help="only those on this event (0 = on the game)")
     ] = None,
@@ -64,22 +82,18 @@ def annotations_command(
     as_json: Annotated[bool, typer.Option("--json", help="as JSON (a list)")] = False,
     store: StoreOpt = None,
 ) -> None:
-    """List a stored game's annotations, oldest first (filters combine; --kind and --author
-    may be repeated)."""
-    from domain.store import GameStore
-
+    """List a game's annotations, oldest first (filters combine; --kind and --author may be
+    repeated). A record file carries its standing annotations only (none withdrawn)."""
     try:
         for one in kind or []:
             check_kind(one)
-        st = GameStore(store)
-        length = st.state(game).seq  # an unknown game is refused here
+        length, history = _history(game, store)
         if event is not None and not 0 <= event <= length:
             raise NoSuchEvent(
                 f"game {game} has events 1..{length} (0 = the game as a whole), not {event}"
             )
-        history = st.annotation_history(game)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     wanted = {
         n.number
         for n in select(
@@ -103,8 +117,30 @@ def annotations_command(
         _print(note, gone)
 
 
+def _history(
+    game: str, store: str | None
+) -> tuple[int, list[tuple[Annotation, Withdrawal | None]]]:
+    """A game's length and its annotations with their withdrawals: a record file's (read and
+    checked; none withdrawn), or a stored game's.
+
+    Raises:
+        RecordError: the file is not a valid record.
+        StoreError, GameNotFound: no such stored game.
+    """
+    from domain.record import read_record_file
+    from domain.store import GameStore
+    from domain.variations import is_record_path
+
+    if is_record_path(game):
+        record = read_record_file(Path(game))
+        return len(record.events), [(note, None) for note in record.annotations or ()]
+    st = GameStore(store)
+    length = st.state(game).seq  # an unknown game is refused here
+    return length, st.annotation_history(game)
+
+
 def withdraw_command(
-    game: Annotated[str, typer.Argument(help="a stored game's id")],
+    game: GameArg,
     number: Annotated[int, typer.Argument(help="the annotation's number (`wake annotations`)")],
     author: Annotated[str, typer.Option(help="its author: only the author may withdraw it")],
     store: StoreOpt = None,
@@ -112,9 +148,12 @@ def withdraw_command(
     """Withdraw an annotation (its author only). It stays in the store's history (`wake
     annotations --withdrawn`) but is no longer shown or exported."""
     from domain.store import GameStore
+    from domain.variations import stored_game
 
     try:
-        note = GameStore(store).withdraw_annotation(game, number, author)
+        st = GameStore(store)
+        game_id = stored_game(st, game)
+        note = st.withdraw_annotation(game_id, number, author)
     except WakeError as exc:
-        bad_input(exc)
-    typer.echo(f"annotation #{note.number} on {note.target} of game {game} withdrawn")
+        fail(exc)
+    typer.echo(f"annotation #{note.number} on {note.target} of game {game_id} withdrawn")

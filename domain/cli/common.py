@@ -6,17 +6,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from domain import safe_json
 from domain.cli import render
 from domain.engine import GameState
-from domain.errors import InvalidCommand, RecordError, ScenarioError, WakeError
-from domain.record.reader import read_bounded
+from domain.errors import InvalidCommand, WakeError
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
 
@@ -37,6 +34,8 @@ def errors(code: int = 2) -> Iterator[None]:
 
 
 def progress_bar() -> Progress:
+    """A progress bar on stderr, shown only when stderr is a terminal. Standard output is not
+    redirected through it: results written there reach a pipe or a file (``say``)."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -45,56 +44,19 @@ def progress_bar() -> Progress:
         transient=True,
         disable=not sys.stderr.isatty(),
         console=render.Console(stderr=True),
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
 
 
 def say(progress: Progress, text: str) -> None:
-    """A plain line above the progress bar (no markup, no wrapping)."""
-    progress.console.print(text, markup=False, soft_wrap=True)
-
-
-def read_text(path: Path, what: str) -> str:
-    """A bounded, regular input file as text (see ``read_bounded``).
-
-    Raises:
-        ScenarioError: unreadable, special, too large or not UTF-8.
-    """
-    try:
-        data = read_bounded(path)
-    except RecordError as exc:
-        raise ScenarioError(f"{what}: {exc.message}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{what} {path} is not UTF-8 text ({exc.reason})") from None
-
-
-def load_json(path: Path, what: str) -> dict[str, Any]:
-    """A JSON object from a file (a scenario, a class table).
-
-    Raises:
-        ScenarioError: unreadable, not JSON within the limits, or not an object.
-    """
-    try:
-        data = safe_json.loads(read_text(path, what))
-    except safe_json.JSONInputError as exc:
-        raise ScenarioError(f"{what} {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{what} {path} must be a JSON object, not {type(data).__name__}")
-    return data
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ScenarioError(f"option {pair!r} must look like name=value")
-        try:
-            options[key] = safe_json.loads(value)
-        except safe_json.JSONInputError:
-            options[key] = value
-    return options
+    """A result line on standard output (no markup, no wrapping). While the bar is shown and
+    standard output is the same terminal, it goes above the bar instead, so the two do not
+    overwrite each other."""
+    if progress.live.is_started and sys.stdout.isatty():
+        progress.console.print(text, markup=False, soft_wrap=True)
+    else:
+        typer.echo(text)
 
 
 def check_side(state: GameState, side: str | None) -> None:

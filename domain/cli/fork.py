@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from domain.cli.rerun import bad_input
+from domain.cli.common import fail
 from domain.errors import WakeError
 
 
@@ -30,21 +30,32 @@ def fork_command(
     ],
     at: Annotated[int, typer.Option("--at", help="the fork starts after this event (0 = start)")],
     title: Annotated[str, typer.Option(help="the fork's title")] = "",
+    physical: Annotated[
+        bool,
+        typer.Option(
+            "--physical",
+            help="play on at the table: dice rolled by hand from the fork on (wake submit --dice)",
+        ),
+    ] = False,
     store: StoreOpt = None,
 ) -> None:
     """Make a new stored game that starts from the state after event AT of GAME (a what-if
     fork): its header names the parent, the event and the parent's chain digest there, and it
-    is played on like any game (submit, play --bots, physical dice). Prints the fork's id."""
+    is played on like any game (submit, play --bots, physical dice). With ``--physical`` a
+    seeded game's fork takes dice rolled at the table from then on (the shared events keep the
+    seed, so they still verify; decks stay in the order the seed shuffled them). Prints the
+    fork's id."""
     from domain.store import GameStore
     from domain.variations import fork_game, stored_game
 
     try:
         st = GameStore(store)
         parent_id = stored_game(st, game)
-        header = fork_game(st, parent_id, at, title)
+        header = fork_game(st, parent_id, at, title, physical=physical)
     except WakeError as exc:
-        bad_input(exc)
-    typer.echo(f"forked {parent_id} after event {at}: {plain(header.title)}", err=True)
+        fail(exc)
+    dice = f"; physical dice from event {at + 1} on" if header.dice.physical_at(at) else ""
+    typer.echo(f"forked {parent_id} after event {at}: {plain(header.title)}{dice}", err=True)
     typer.echo(header.game_id)
 
 
@@ -66,7 +77,7 @@ def variations_command(
         header = st.header(game_id)
         tree = variation_tree(st, game_id)
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     if header.parent is not None:
         ref = header.parent
         typer.echo(f"variation of {ref.game_id} after event {ref.event}")

@@ -15,7 +15,8 @@ import typer
 from domain import safe_json
 from domain.aggregate import Game
 from domain.cli import render
-from domain.cli.common import StoreOpt, errors, load_json, parse_options, progress_bar, read_text
+from domain.cli.common import StoreOpt, errors, progress_bar
+from domain.cli.reading import GameArg, GameSource
 from domain.dice import ScriptedDice
 from domain.engine import CommandEnvelope, GameState, Session, apply_fact, header_for
 from domain.errors import InvalidCommand, ScenarioError, WakeError, validation_summary
@@ -24,6 +25,7 @@ from domain.record import write_record
 from domain.record.reader import canonical_uuid
 from domain.seed_commit import SeedSecret, committed_dice, new_secret
 from domain.store import GameStore
+from domain.user_input import load_json, parse_options, read_text
 
 MAX_BOT_COMMANDS = 200_000
 _FACE = re.compile(r"[0-9]{1,6}")  # a face as written: digits only (no sign, "_", "4.0", "٣")
@@ -307,11 +309,12 @@ def _faces(text: str) -> list[int]:
 
 
 def legal(
-    game_id: str, side: Annotated[str | None, typer.Option()] = None, store: StoreOpt = None
+    game: GameArg, side: Annotated[str | None, typer.Option()] = None, store: StoreOpt = None
 ) -> None:
-    """List legal orders for a side now (moves on a continuous board are a sample)."""
+    """List legal orders for a side now, in a stored game or at the end of a record file
+    (moves on a continuous board are a sample)."""
     with errors():
-        state = GameStore(store).state(game_id)
+        state = GameSource(game, store).state()
     for cmd in state.ruleset.legal_commands(state.rules, side):
         typer.echo(json.dumps(cmd.model_dump(mode="json")))
 

@@ -12,8 +12,11 @@ from typing import Annotated
 
 import typer
 
-from domain.cli.rerun import bad_input, load_annotated_game, parse_option_pairs
+from domain.cli.common import fail
+from domain.cli.rerun import load_annotated_game
 from domain.errors import ScenarioError, WakeError
+from domain.rerun import Ruling
+from domain.user_input import designer_ruling, parse_options
 
 
 def report_command(
@@ -26,6 +29,14 @@ def report_command(
             "--option", help="KEY=VALUE: also show this ruling's diff (same orders, same dice)"
         ),
     ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="also show the ruling diff of your own table (a copy of a shipped data file "
+            "with values changed, or a JSON merge patch over the scenario)",
+        ),
+    ] = None,
     side: Annotated[
         str | None, typer.Option("--as", help="a side's view (hidden information sealed)")
     ] = None,
@@ -35,8 +46,9 @@ def report_command(
 ) -> None:
     """Write one self-contained HTML page about one event for an organiser: the board at that
     moment, the order, the full explanation with rule IDs and exact odds, the ruling diffs asked
-    for, and the annotations of that event and of the game (ruling diffs kept with
-    ``wake rerun --annotate`` among them). It opens offline (plotly.js is embedded)."""
+    for (``--option``, and ``--data`` for your own table), and the annotations of that event
+    and of the game (ruling diffs kept with ``wake rerun --annotate`` among them). It opens
+    offline (plotly.js is embedded)."""
     from viewer.report import ReportRequest, build_report, report_options
 
     try:
@@ -46,7 +58,7 @@ def report_command(
         request = ReportRequest(
             event=event,
             viewer=side,
-            rulings=report_options(parse_option_pairs(option or [])),
+            rulings=[*report_options(parse_options(option or [])), *_data_ruling(data)],
             annotations=tuple(notes),
         )
         page = build_report(header, facts, request)
@@ -55,5 +67,15 @@ def report_command(
         except OSError as exc:
             raise ScenarioError(f"cannot write {output}: {exc.strerror}") from exc
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     typer.echo(f"wrote {output} (event {event} of game {header.game_id})")
+
+
+def _data_ruling(data: Path | None) -> list[Ruling]:
+    """The ``--data`` ruling diff (none without it).
+
+    Raises:
+        ScenarioError: the file cannot be read or is not a JSON object.
+    """
+    ruling = designer_ruling([], data)
+    return [ruling] if ruling is not None else []

@@ -7,53 +7,20 @@ line on stderr.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from domain.cli.common import fail
 from domain.engine import Fact
 from domain.errors import AnnotationError, ScenarioError, WakeError
 from domain.header import GameHeader
+from domain.user_input import designer_ruling
 
 if TYPE_CHECKING:
     from domain.annotations import Annotation
     from domain.rerun import RerunReport
-
-
-def parse_option_pairs(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; a value is read as JSON when it parses (``2``, ``true``), else text.
-
-    Raises:
-        ScenarioError: a pair without ``=``.
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ScenarioError(f"option {pair!r} must look like KEY=VALUE")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
-
-
-def bad_input(exc: WakeError) -> NoReturn:
-    """Exit status 2 and one line naming the problem (and its rule)."""
-    rule = f" [{exc.rule}]" if exc.rule else ""
-    typer.echo(f"error ({exc.code}){rule}: {' '.join(exc.message.split())}", err=True)
-    raise typer.Exit(2) from None
-
-
-def _load_data(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"cannot read data file {path}: {exc.strerror}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError(f"data file {path} is not JSON: {exc}") from exc
 
 
 def load_game(game: str, store: str | None) -> tuple[GameHeader, list[Fact]]:
@@ -100,7 +67,9 @@ def rerun_command(
     data: Annotated[
         Path | None,
         typer.Option(
-            "--data", help="JSON merge patch over the game's resolved scenario (your own tables)"
+            "--data",
+            help="your own table: a copy of one of the ruleset's data files with values "
+            "changed, or a JSON merge patch over the game's resolved scenario",
         ),
     ] = None,
     output: Annotated[
@@ -129,21 +98,17 @@ def rerun_command(
     parent: GAME at the last event before the first difference). Exit 0: identical; 1: the
     game changes; 2: bad input."""
     from domain.record import write_record
-    from domain.rerun import Ruling, rerun
+    from domain.rerun import rerun
 
     try:
-        if not option and data is None:
+        ruling = designer_ruling(option or [], data)
+        if ruling is None:
             raise ScenarioError(
                 "give --option KEY=VALUE or --data FILE (to re-run a record as it was "
                 "recorded, use wake verify)"
             )
         if annotate is not None:
             _check_annotatable(game, annotate)
-        ruling = Ruling(
-            options=parse_option_pairs(option or []),
-            data=_load_data(data) if data is not None else None,
-            data_label=data.name if data is not None else "",
-        )
         saved = ""
         if save:
             header, facts, saved = _stored_original(game, store)
@@ -168,7 +133,7 @@ def rerun_command(
                 else f"the rerun is already stored as game {report.header.game_id}"
             )
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     for line in report.lines():
         typer.echo(line)
     if output is not None:
@@ -208,5 +173,5 @@ def _keep_ruling(
     try:
         note = GameStore(store).annotate(game, event, "ruling", author, fit_text(text))
     except WakeError as exc:
-        bad_input(exc)
+        fail(exc)
     typer.echo(f"kept as annotation #{note.number} on {note.target} (ruling by {note.author})")

@@ -13,9 +13,10 @@ import typer
 
 from domain.cli import render
 from domain.cli.analyse import SchedulerOpt
-from domain.cli.common import StoreOpt, errors, load_json, parse_options, progress_bar
+from domain.cli.common import StoreOpt, errors, progress_bar
 from domain.engine import header_for
 from domain.store import GameStore
+from domain.user_input import load_json, parse_options
 
 
 def simulate(

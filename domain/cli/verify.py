@@ -15,7 +15,9 @@ from domain.cli.common import StoreOpt, errors, internal, progress_bar, say
 from domain.errors import LineageError, RecordDivergence, SealedSeed, WakeError
 from domain.header import GameHeader
 from domain.record import Record, VerifyReport, build_record, read_record_file, verify_record
+from domain.rerun import Ruling
 from domain.store import GameStore
+from domain.user_input import designer_ruling
 
 
 def verify(
@@ -43,6 +45,18 @@ def verify(
     parent: Annotated[
         list[Path] | None,
         typer.Option("--parent", help="a variation's parent record, to check its prefix against"),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", help="with --rerun: KEY=VALUE, an option ruled the other way"),
+    ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="with --rerun: your own table (a copy of a shipped data file with values "
+            "changed, or a JSON merge patch over each game's scenario)",
+        ),
     ] = None,
     store: StoreOpt = None,
 ) -> None:
@@ -74,7 +88,18 @@ def verify(
             notes.setdefault(label, []).append(checked.describe())
 
     if rerun:
-        _verify_rerun(files or [], game or [], every=every, strict=strict, key=key, store=store)
+        with errors():
+            ruling = designer_ruling(option or [], data)
+        _verify_rerun(
+            files or [], game or [], every=every, strict=strict, key=key, store=store, ruling=ruling
+        )
+    if option or data is not None:
+        typer.echo(
+            "--option and --data go with --rerun (without it, games are re-run under the rules "
+            "they were recorded with; to rule one game another way, use wake rerun)",
+            err=True,
+        )
+        raise typer.Exit(2)
     with errors():
         public = signing.load_public_key(key) if key is not None else None
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
@@ -144,7 +169,10 @@ def verify(
                 say(progress, f"{label}: NOT RE-RUN - {exc.message}")
             except RecordDivergence as exc:
                 diverged += 1
-                say(progress, f"{label}: DIVERGES - {exc.message}")
+                first, *detail = exc.message.split("\n")
+                say(progress, f"{label}: DIVERGES - {first}")
+                for line in detail:
+                    say(progress, f"  {line}")
             except WakeError as exc:
                 invalid += 1
                 say(progress, f"{label}: INVALID ({exc.code}) - {exc}")
@@ -185,6 +213,7 @@ def _verify_rerun(
     strict: bool,
     key: Path | None,
     store: str | None,
+    ruling: Ruling | None = None,
 ) -> None:
     """``wake verify --rerun`` (domain.cli.verify_rerun): exits with its status."""
     from domain.cli import verify_rerun
@@ -199,7 +228,7 @@ def _verify_rerun(
     if not targets:
         typer.echo("give record files or folders, --game ID or --all to re-run", err=True)
         raise typer.Exit(2)
-    raise typer.Exit(verify_rerun.run(targets, typer.echo, internal))
+    raise typer.Exit(verify_rerun.run(targets, typer.echo, internal, ruling))
 
 
 class SignatureFailure(WakeError):

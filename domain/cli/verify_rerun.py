@@ -10,10 +10,13 @@ version are compared in their upcast form. Each game gets a status:
 * ``UNCHANGED``: every recorded order gives the recorded events under the current rules;
 * ``CHANGED``: the first event that differs (both versions, the rule), the first order that
   became illegal, and how both lines end (whether the result changed);
-* ``NOT RE-RUN``: the dice seed is committed and not revealed;
+* ``NOT RE-RUN``: the dice seed is committed and not revealed, or ``NOT RE-RUN (data not
+  available)``: a table the game was played with is a changed copy of a shipped one (told by
+  its digest, ``domain.data_versions``) and was not given with ``--data``;
 * ``INVALID``: the input cannot be read (one line naming the problem); the others go on.
 
-then a summary line. Exit status, as ``wake verify``'s: 0 when no game changed, 1 when some
+then a summary line. ``--option`` and ``--data`` (a designer's changed table) apply on top of
+the current rules. Exit status, as ``wake verify``'s: 0 when no game changed, 1 when some
 changed or could not be re-run ("valid, but diverges on re-run"), 2 when some input could not
 be read.
 """
@@ -21,12 +24,12 @@ be read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
 from domain.engine import Fact, replay
-from domain.errors import RecordError, SealedSeed, WakeError
+from domain.errors import DataNotAvailable, RecordError, SealedSeed, WakeError
 from domain.header import GameHeader
 from domain.rerun import RerunReport, Ruling, rerun
 
@@ -97,11 +100,13 @@ def stored_targets(store: str | None, game_ids: Iterable[str], *, every: bool) -
     return [Target(f"game {gid}", partial(load_game, gid)) for gid in ids]
 
 
-def rerun_target(target: Target) -> RerunReport:
-    """Re-decide one game with the current rules.
+def rerun_target(target: Target, ruling: Ruling | None = None) -> RerunReport:
+    """Re-decide one game with the current rules (and the options and data of ``ruling``, a
+    designer's changes on top of them).
 
     Raises:
         SealedSeed: the seed is committed and not known here.
+        DataNotAvailable: a table the game used is neither shipped nor given.
         WakeError: the game cannot be read or re-run.
     """
     header, facts, seed = target.load()
@@ -110,17 +115,16 @@ def rerun_target(target: Target) -> RerunReport:
             "the dice seed is still sealed (the header commits to it): the orders cannot be "
             "re-run until it is revealed"
         )
-    return rerun(header, facts, Ruling(current=True), seed=seed)
+    current = replace(ruling, current=True) if ruling is not None else Ruling(current=True)
+    return rerun(header, facts, current, seed=seed)
 
 
-def report_lines(label: str, report: RerunReport) -> list[str]:
+def report_lines(label: str, report: RerunReport, data_label: str = "") -> list[str]:
     """One game's entry: a status line, and for a changed game where and how."""
     rules = (
         f"{report.original.ruleset.id} {report.original.ruleset.version} -> "
         f"{report.header.ruleset.version}"
-    )
-    if report.header.scenario != report.original.scenario:
-        rules += ", with the data it ships now"
+    ) + report.data_note(data_label)
     if report.identical:
         return [
             f"{label}: UNCHANGED ({rules}) - all {report.orders} orders give the recorded "
@@ -143,17 +147,28 @@ def report_lines(label: str, report: RerunReport) -> list[str]:
 
 
 def run(
-    targets: list[Target], say: Callable[[str], None], internal: Callable[[BaseException], str]
+    targets: list[Target],
+    say: Callable[[str], None],
+    internal: Callable[[BaseException], str],
+    ruling: Ruling | None = None,
 ) -> int:
     """Re-run every target, reporting each through ``say`` and a summary last; the exit status.
-    ``internal`` words an exception that is a bug in Wake (reported, and the others go on)."""
-    changed = unchanged = not_run = invalid = 0
+    ``internal`` words an exception that is a bug in Wake (reported, and the others go on);
+    ``ruling``: a designer's options and data over the current rules (``--option``, ``--data``)."""
+    changed = unchanged = sealed = no_data = invalid = 0
+    label = ruling.data_label if ruling is not None and ruling.data is not None else ""
     for target in targets:
         try:
-            report = rerun_target(target)
+            report = rerun_target(target, ruling)
         except SealedSeed as exc:
-            not_run += 1
+            sealed += 1
             say(f"{target.label}: NOT RE-RUN - {' '.join(exc.message.split())}")
+            continue
+        except DataNotAvailable as exc:
+            no_data += 1
+            say(
+                f"{target.label}: NOT RE-RUN (data not available) - {' '.join(exc.message.split())}"
+            )
             continue
         except WakeError as exc:
             invalid += 1
@@ -167,14 +182,16 @@ def run(
             unchanged += 1
         else:
             changed += 1
-        for line in report_lines(target.label, report):
+        for line in report_lines(target.label, report, label):
             say(line)
     parts = [f"{changed} changed", f"{unchanged} unchanged"]
-    if not_run:
-        parts.append(f"{not_run} not re-run (sealed seed)")
+    if sealed:
+        parts.append(f"{sealed} not re-run (sealed seed)")
+    if no_data:
+        parts.append(f"{no_data} not re-run (data not available)")
     if invalid:
         parts.append(f"{invalid} unreadable")
     say(f"re-run with the current rules: {len(targets)} game(s): {', '.join(parts)}")
     if invalid:
         return 2
-    return 1 if changed or not_run else 0
+    return 1 if changed or sealed or no_data else 0

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.canonical import canonical_json
-from domain.engine import CommandEnvelope, Fact, Session, decode, upcast_fact
+from domain.divergence import divergence
+from domain.engine import CommandEnvelope, Fact, Session, upcast_fact
 from domain.errors import RecordDivergence, SealedSeed, WakeError
 from domain.events import CommandIssued
 from domain.record.model import Record
@@ -30,31 +31,12 @@ class VerifyReport:
     result: str
 
 
-def _rule_of(session: Session, fact: Fact) -> str:
-    try:
-        return decode(session.state, fact).rule_id()
-    except WakeError:
-        return ""
-
-
 def _divergence(session: Session, recorded: Fact | None, rerun: Fact | None) -> RecordDivergence:
-    seq = (recorded or rerun).seq if (recorded or rerun) else 0  # type: ignore[union-attr]
-    rule = ""
-    for fact in (recorded, rerun):
-        if fact is not None and not rule:
-            rule = _rule_of(session, fact)
-
-    def show(fact: Fact | None) -> str:
-        if fact is None:
-            return "(no such event)"
-        return f"{fact.topic} {fact.payload}"
-
-    msg = (
-        f"event {seq} differs on re-run (rule {rule or 'n/a'}):\n"
-        f"  recorded: {show(recorded)}\n  re-run:   {show(rerun)}"
-    )
-    err = RecordDivergence(msg, rule=rule or None)
-    err.seq = seq  # type: ignore[attr-defined]
+    """The first event that differs, in words: both versions and the differing fields, the
+    same readable diff as ``wake rerun`` (``domain.divergence``)."""
+    found = divergence(session.state, recorded, rerun)
+    err = RecordDivergence("\n".join(found.lines()), rule=found.rule or None)
+    err.seq = found.seq  # type: ignore[attr-defined]
     return err
 
 

@@ -9,10 +9,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from domain.chance import target_roll
+from domain.chance import describe_roll, target_roll
 from domain.dice import DiceSource
 from domain.errors import InvalidCommand, NotYourTurn, ScenarioError
-from domain.events import DiceRolled, DomainEvent, EventRegistry, GameEnded
+from domain.events import CommandIssued, DiceRolled, DomainEvent, EventRegistry, GameEnded
 from domain.header import GameHeader
 from domain.read_model import BoardView, GameView, ResultView, SideView, UnitView
 from domain.ruleset import Ruleset, RulesetMeta
@@ -178,10 +178,15 @@ class DuelRuleset(Ruleset[DuelState, Fire]):
         )
 
     def describe(self, event: DomainEvent) -> str:
+        # every event comes here: this ruleset's own and the engine's three
         if isinstance(event, Shot):
             return f"{event.side} fires: {'hit' if event.hit else 'miss'}"
+        if isinstance(event, CommandIssued):
+            return f"order #{event.index} by {event.side}: {self.describe_order(event.command)}"
         if isinstance(event, DiceRolled):
-            return f"{event.roll.side} rolls {event.roll.faces}"
+            return describe_roll(event)
+        if isinstance(event, GameEnded):
+            return f"game over: {event.winner or 'draw'} ({event.reason}, {event.rule})"
         return type(event).__name__
 
     def dump_state(self, state: DuelState) -> dict[str, Any]:

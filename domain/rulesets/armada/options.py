@@ -45,6 +45,10 @@ class ArmadaOptions(BaseModel):
     pass_tokens: Literal["off", "rrg_1_6"] = "off"
 
 
+#: The rule each option's reading belongs to (``Ruleset.option_rules``: ruling diffs name it).
+OPTION_RULES: dict[str, str] = {"points": "SWA-5", "evade": "SWA-DEF", "pass_tokens": "SWA-PASS"}
+
+
 def resolve_options(data: object) -> ArmadaOptions:
     """Validate options, defaults filled in.
 

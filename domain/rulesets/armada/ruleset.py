@@ -10,13 +10,14 @@ import orjson
 
 from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, version_tuple, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta, version_tuple
 from domain.rulesets.armada import (
     bot,
     command_phase,
@@ -31,7 +32,7 @@ from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.data import ArmadaData, resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
-from domain.rulesets.armada.options import REPLAYS, VERSION, resolve_options
+from domain.rulesets.armada.options import OPTION_RULES, REPLAYS, VERSION, resolve_options
 from domain.rulesets.armada.scenario import Scenario, load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
@@ -65,15 +66,14 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     )
     events: ClassVar[EventRegistry] = ARMADA_EVENTS.merged(integration.EVENTS)
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_scenario(data)
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards, geometry and obstacles shipped now, for each
-        part the game took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data().model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards, geometry and obstacles shipped now (no earlier versions shipped)."""
+        return ShippedData(parts=resolve_data().model_dump(mode="json"))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(dict(data)).model_dump(mode="json")

@@ -76,6 +76,25 @@ class IronOakOptions(BaseModel):
     who_fires: Literal["one_target", "one_section", "each_section"] = "one_target"
 
 
+#: The rule each option's reading belongs to (``Ruleset.option_rules``: ruling diffs name it).
+OPTION_RULES: dict[str, str] = {
+    "mode": "IO-9.3",
+    "low_freeboard": "IO-9.1",
+    "tugs": "IO-9.2",
+    "drift_when_fouled_with": "IO-5.2",
+    "swap": "IO-6.2.2",
+    "smoke_penalises": "IO-6.2.3C",
+    "remove_opposed": "IO-5.5",
+    "bow_on_limit": "IO-5.5.1",
+    "gunfire_marker": "IO-6.2.4",
+    "explosion_fire_level": "IO-6.3.8",
+    "crew_loss_bands": "IO-6.3.5",
+    "engine_damaged_response": "IO-6.3.6",
+    "smokestack_response": "IO-6.3.16",
+    "shield_line": "IO-6.2",
+    "who_fires": "IO-6.0",
+}
+
 #: The version of these rules that new games are recorded with, and the older ones still played.
 VERSION = (1, 1)
 REPLAYS = ("1.0",)

@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError, WakeError, validation_summary
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, version_tuple, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta, version_tuple
 from domain.rulesets.iron_oak import bot, menu, orders, rules, view
 from domain.rulesets.iron_oak.commands import IronOakCommand, Pass
 from domain.rulesets.iron_oak.data import DataSet, load_scenario, resolve_data
@@ -22,6 +23,7 @@ from domain.rulesets.iron_oak.events import IRON_OAK_EVENTS
 from domain.rulesets.iron_oak.evolve import evolve
 from domain.rulesets.iron_oak.options import (
     LEGACY_READINGS,
+    OPTION_RULES,
     REPLAYS,
     VERSION,
     IronOakOptions,
@@ -43,6 +45,16 @@ DATA_PARTS = ("ships", "forts", "cards", "tables")
 HIDDEN = "?"
 
 
+#: Digests (``domain.data_versions.data_digest``) of the earlier versions of each data part that
+#: Wake shipped, so that games played with them are re-run with today's (``wake verify --rerun``).
+#: When a shipped data file changes, add the digest of the part as games embedded it before.
+EARLIER_DATA: dict[str, tuple[str, ...]] = {
+    # Iron & Oak 1.0's tables (fixtures/legacy/iron_oak-1.0): the damage chart before the
+    # seed's layout (IO-6.2), the Movement Opposition table with cross_t and ram
+    "tables": ("a3c4638c4b5e7d6fe8544d519c98911ef771cbe3d79d264725e82ed7cb17738f",),
+}
+
+
 class IronOakRuleset(Ruleset[IronOakState, Any]):
     """Two sides on a 5×5 grid of boxes; sealed order cards and hidden action-card hands."""
 
@@ -60,6 +72,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     )
     events: ClassVar[EventRegistry] = IRON_OAK_EVENTS.merged(TURN_EVENTS)
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A bare scenario (bundled cards and tables), or ``{"scenario": {...}, "ships": ...,
@@ -83,11 +96,9 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             "data": dataset.model_dump(mode="json"),
         }
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards and tables shipped now, for each part the game
-        took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data().model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards and tables shipped now, and the earlier versions games were played with."""
+        return ShippedData(parts=resolve_data().model_dump(mode="json"), earlier=EARLIER_DATA)
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
@@ -109,7 +120,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
                 "options": IronOakOptions.model_validate({**legacy, **header.options}),
                 "rules_version": version_tuple(header.ruleset.version),
                 "salt_base": header.salt_base,  # a variation seals as its parent did
-                "physical_dice": header.dice.mode == "physical",
+                "physical_dice": header.dice.physical_from_start,
             }
         )
 

@@ -10,12 +10,13 @@ from typing import Any, ClassVar
 
 from domain.board import ContinuousBoard
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import WakeError
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.ruleset import Ruleset, RulesetMeta, bundled_part
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.morze import bot, menu, rules, view
 from domain.rulesets.morze.commands import (
     DeclareAttack,
@@ -69,6 +70,13 @@ GLOSSARY: dict[str, str] = {
 }
 """Terms of the explanations and what they mean in Morze w ogniu (``Ruleset.glossary``)."""
 
+#: The rule each option's reading belongs to (``Ruleset.option_rules``: ruling diffs name it).
+OPTION_RULES: dict[str, str] = {
+    "initiative_tie": "PL-1",
+    "partial_moves": "PL-2",
+    "attacks_per_unit": "PL-3",
+}
+
 _ORDERS = OrderParser(MorzeCommand, "Morze w ogniu")
 
 
@@ -88,6 +96,7 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     )
     events: ClassVar[EventRegistry] = MORZE_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
@@ -99,11 +108,18 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_scenario(data, self.class_table()).model_dump(mode="json", by_alias=True)
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with today's class table, if the game used the bundled one."""
-        bundled = self.class_table().model_dump(mode="json")
-        classes = bundled_part(scenario.get("classes"), bundled)
-        return self.resolve_scenario({**scenario, "classes": classes})
+    def shipped_data(self) -> ShippedData:
+        """The class table this version ships (PL-2, PL-5): the scenario's ``classes`` part."""
+        return ShippedData(parts={"classes": self.class_table().model_dump(mode="json")})
+
+    def data_parts(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        classes = scenario.get("classes")
+        return {"classes": classes} if classes is not None else {}
+
+    def with_data_parts(
+        self, scenario: Mapping[str, Any], parts: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return self.resolve_scenario({**scenario, **parts})
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(data).model_dump(mode="json")

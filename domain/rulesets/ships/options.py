@@ -35,3 +35,13 @@ class ShipsOptions(BaseModel):
     # ST-5.5: when fewer than two players can still field a fleet the game ends (nobody is left
     # to fight); False plays the remaining battles with the lone fleet scoring its survivors.
     end_with_one_player: bool = True
+
+
+#: The rule each option's reading belongs to (``Ruleset.option_rules``: ruling diffs name it).
+OPTION_RULES: dict[str, str] = {
+    "ships_per_box": "ST-1.3",
+    "line_includes_centre": "ST-3.1",
+    "line_hits_own_fleet": "ST-3.1",
+    "minovsky_ask": "ST-5.3",
+    "end_with_one_player": "ST-5.5",
+}

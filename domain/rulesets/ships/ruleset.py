@@ -8,20 +8,21 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from domain.commands import OrderParser
+from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
-from domain.ruleset import Ruleset, RulesetMeta, with_bundled_data
+from domain.ruleset import Ruleset, RulesetMeta
 from domain.rulesets.ships import bot, menu, menu_fleet, rules, setup, view
 from domain.rulesets.ships.commands import ShipsCommand
 from domain.rulesets.ships.data import DATA_PARTS, DataSet, load_scenario, resolve_data
 from domain.rulesets.ships.events import SHIPS_EVENTS, CardsDrawn, DeckShuffled, FleetCommitted
 from domain.rulesets.ships.evolve import evolve
 from domain.rulesets.ships.flow import to_act
-from domain.rulesets.ships.options import VERSION, ShipsOptions
+from domain.rulesets.ships.options import OPTION_RULES, VERSION, ShipsOptions
 from domain.rulesets.ships.state import Player, ShipsState
 from domain.rulesets.ships.summaries import GLOSSARY, RULE_SUMMARIES
 from domain.scribe.menu import MenuOrder
@@ -49,6 +50,7 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     )
     events: ClassVar[EventRegistry] = SHIPS_EVENTS
     rule_summaries: ClassVar[Mapping[str, str]] = RULE_SUMMARIES
+    option_rules: ClassVar[Mapping[str, str]] = OPTION_RULES
 
     def resolve_scenario(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A bare scenario (bundled cards, decks and combat table), optionally with ``cards``,
@@ -68,11 +70,9 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             "data": dataset.model_dump(mode="json"),
         }
 
-    def current_scenario(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        """The recorded scenario with the cards, decks and combat table shipped now, for each
-        part the game took from the bundle (a part of the game's own is kept)."""
-        bundled = resolve_data({}).model_dump(mode="json")
-        return self.resolve_scenario(with_bundled_data(scenario, bundled))
+    def shipped_data(self) -> ShippedData:
+        """The cards, decks and combat table shipped now (no earlier versions shipped)."""
+        return ShippedData(parts=resolve_data({}).model_dump(mode="json"))
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
@@ -95,7 +95,7 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             seating=tuple(p.id for p in scenario.players),
             players=players,
             salt_base=header.salt_base,  # a variation seals as its parent did
-            physical=header.dice.mode == "physical",
+            physical=header.dice.physical_from_start,
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
