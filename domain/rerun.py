@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.canonical import canonical_json
-from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
+from domain.dice import CardRequest, CardsExhausted, CustomDie, DiceExhausted, DiceSource, Die
 from domain.engine import CommandEnvelope, Fact, GameState, Session, decode, replay, upcast_fact
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
 from domain.events import CommandIssued
@@ -338,11 +338,14 @@ def _changes(
 
 
 class _FaceStream:
-    """The faces recorded with a physical game's orders, as one stream consumed in order."""
+    """The faces (and cards drawn by name) recorded with a physical game's orders, as one
+    stream of each consumed in order."""
 
-    def __init__(self, faces: Sequence[int]) -> None:
+    def __init__(self, faces: Sequence[int], cards: Sequence[str] = ()) -> None:
         self.faces = tuple(faces)
         self.index = 0
+        self.cards = tuple(cards)
+        self.card_index = 0
 
     def source(self, start: int) -> _StreamDice:
         return _StreamDice(self, start)
@@ -366,6 +369,18 @@ class _StreamDice:
         stream.index += 1
         self.position += 1
         return face
+
+    def draw_card(self, request: CardRequest) -> str:
+        stream = self.stream
+        if stream.card_index >= len(stream.cards):
+            raise CardsExhausted(
+                f"the {len(stream.cards)} cards recorded for this game are used up (a card "
+                f"from the {request.deck} needed for {request.purpose})"
+            )
+        card = request.check(stream.cards[stream.card_index])
+        stream.card_index += 1
+        self.position += 1
+        return card
 
 
 # --- comparing ---------------------------------------------------------------------------------
@@ -522,7 +537,10 @@ def rerun(
     session = Session(header, seed=seed)
     stream = None
     if header.dice.mode == "physical":
-        stream = _FaceStream([face for _, issued in orders for face in issued.dice or []])
+        stream = _FaceStream(
+            [face for _, issued in orders for face in issued.dice or []],
+            [card for _, issued in orders for card in issued.cards or []],
+        )
     refusal: Refusal | None = None
     for fact, issued in orders:
         envelope = CommandEnvelope(side=issued.side, command=issued.command, time=issued.time)
