@@ -473,9 +473,7 @@ def execute(
     if dice is None and isinstance(own, ScriptedDice) and own.remaining:
         raise DiceMismatch(f"{own.remaining} dice face(s) entered but not needed by this order")
     if dice is None and isinstance(own, ScriptedDice) and own.remaining_cards:
-        raise DiceMismatch(
-            f"{own.remaining_cards} card(s) entered but not drawn by this order"
-        )
+        raise DiceMismatch(f"{own.remaining_cards} card(s) entered but not drawn by this order")
     physical = state.header.dice.mode == "physical"
     faces = list(source.consumed) if physical and source.consumed else None
     cards = list(source.cards) if physical and source.cards else None

@@ -122,7 +122,7 @@ def _decide(
     choices: CollateralChoices | None,
 ) -> list[DomainEvent]:
     if isinstance(command, Deal):
-        return [hands.deal(state, side, command, dice)]
+        return hands.deal(state, side, command, dice)
     if isinstance(command, EndTurn):
         return victory(state)
     if side is None:
@@ -140,7 +140,7 @@ def _decide(
     if isinstance(command, RespondFire):
         return fire.decide_respond(state, side, command, dice, evolve, choices)
     if isinstance(command, ExchangeCard):
-        return list(hands.exchange(state, side, command))
+        return hands.exchange(state, side, command, dice)
     raise IllegalCommand(f"unknown order {command!r}")  # pragma: no cover
 
 
