@@ -53,12 +53,9 @@ def io_game(*, seed: int | None = None, cards: str | None = "named") -> Session:
 
 
 DEAL = {"type": "deal"}
-TEN = ["misfire", "strike", "misfire", "well_aimed", "full_steam"] + [
-    "hard_over",
-    "hard_over",
-    "damage_control",
-    "rapid_fire",
-    "rapid_fire",
+TEN = [  # USA's hand (the first player), then CSA's
+    *("misfire", "strike", "misfire", "well_aimed", "full_steam"),
+    *("hard_over", "hard_over", "damage_control", "rapid_fire", "rapid_fire"),
 ]
 
 
