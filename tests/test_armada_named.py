@@ -28,11 +28,11 @@ from domain.rulesets.armada.attack_events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.data import bundled_damage_deck
-from domain.rulesets.armada.defence import starting_tokens
 from domain.rulesets.armada.events import DamageCardDiscarded
 from domain.rulesets.armada.ship_commands import apply as apply_repair
 from tests.card_probe import Probe, Refuse
 from tests.helpers import FIXTURES
+from tests.test_armada_damage import hull as damage_hull
 
 CAT = bundled_damage_deck()
 ALL = Counter(CAT.card_ids())
@@ -40,17 +40,7 @@ SCENARIO = json.loads((FIXTURES / "scenarios/armada/core_learning.json").read_te
 
 
 def hull(**kw: Any) -> D.ShipHull:
-    base: dict[str, Any] = dict(
-        id="cr90",
-        side="rebel",
-        name="CR90 Corvette A",
-        hull=4,
-        shields={"front": 2, "right": 2, "rear": 1, "left": 2},
-        tokens=starting_tokens(["evade", "evade", "redirect"]),
-        speed=2,
-        dials=1,
-    )
-    return D.ShipHull(**{**base, **kw})
+    return damage_hull(**{"name": "CR90 Corvette A", **kw})
 
 
 def deal(

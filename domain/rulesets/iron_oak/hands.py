@@ -16,7 +16,7 @@ from typing import Literal
 from domain.cards import card_request, draw_card_event, replay_shuffle, shuffle
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
-from domain.events import DomainEvent
+from domain.events import CardDrawn, DomainEvent
 from domain.rulesets.iron_oak.action_cards import ActionCard
 from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import CardPlay, Deal, ExchangeCard
@@ -83,8 +83,16 @@ def deal(
 DECK = "action deck"
 
 
-def _names(state: IronOakState) -> dict[str, str]:
-    return {card.id: card.name for card in state.data.cards.cards}
+def _draw(
+    state: IronOakState, left: Counter[str], side: Side, purpose: str, dice: DiceSource
+) -> tuple[str, CardDrawn]:
+    """IO-3.4, named draws: one card from what is ``left`` of the action deck, into ``side``'s
+    hand (hidden from the other side)."""
+    names = {card.id: card.name for card in state.data.cards.cards}
+    request = card_request(
+        DECK, left, names, purpose=purpose, rule="IO-3.4", side=side, face_down=True
+    )
+    return draw_card_event(dice, request)
 
 
 def _named_deal(
@@ -100,16 +108,8 @@ def _named_deal(
     for who in sides:
         hands[who] = []
         for n in range(1, size + 1):
-            request = card_request(
-                DECK,
-                left,
-                _names(state),
-                purpose=f"{who}'s initial hand, card {n} of {size}",
-                rule="IO-3.4",
-                side=who,
-                face_down=True,
-            )
-            card, drawn = draw_card_event(dice, request)
+            purpose = f"{who}'s initial hand, card {n} of {size}"
+            card, drawn = _draw(state, left, who, purpose, dice)
             left[card] -= 1
             hands[who].append(card)
             events.append(drawn)
@@ -215,16 +215,8 @@ def exchange(
             )
         if not state.deck:
             return [CardExchanged(side=side, discarded=command.discard, drawn=None)]
-        request = card_request(
-            DECK,
-            state.deck,
-            _names(state),
-            purpose=f"{side}'s card drawn in the card exchange",
-            rule="IO-3.4",
-            side=side,
-            face_down=True,
-        )
-        drawn, event = draw_card_event(dice, request)
+        purpose = f"{side}'s card drawn in the card exchange"
+        drawn, event = _draw(state, Counter(state.deck), side, purpose, dice)
         return [event, CardExchanged(side=side, discarded=command.discard, drawn=drawn)]
     if state.deck_known:
         if command.draw is not None:
