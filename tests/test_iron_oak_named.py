@@ -115,3 +115,26 @@ def test_the_exchange_draws_by_name_and_refuses_a_named_draw_field_io_3_4() -> N
     named = {**order.command, "draw": "misfire"}
     with pytest.raises(InvalidCommand, match="entered as a card drawn"):
         before.submit(CommandEnvelope(side=order.side, command=named))
+
+
+def test_the_scribes_menu_asks_no_card_in_an_order_with_named_draws_io_3_4() -> None:
+    """IO-3.4, issue 20: with named draws the menu's deal and exchange name no card drawn (the
+    chance source asks for each as it is drawn); only an umpire's prepared hands are named."""
+    session = game(seed=2)
+    ruleset = session.state.ruleset
+    deal = ruleset.order_menu(session.state.rules, None)
+    assert deal is not None
+    assert [o.label for o in deal] == [
+        "Deal the action cards (each card asked as it is drawn)",
+        "Deal: name the cards each side was dealt",
+    ]
+    assert deal[1].help == "an umpire's prepared hands" and not deal[0].fields
+    while session.submit_bot() is not None:
+        rules = session.state.rules
+        if rules.phase == "exchange" and rules.active is not None:
+            menu = ruleset.order_menu(rules, rules.active) or []
+            exchange = [o for o in menu if o.key == "exchange"]
+            if exchange:
+                assert [f.name for f in exchange[0].fields] == ["discard"]
+                return
+    pytest.fail("no exchange offered in the game")

@@ -116,3 +116,19 @@ def test_named_order_fields_are_refused_and_draws_are_redacted_per_player() -> N
         if isinstance(event, CommandIssued):
             entered = event.model_copy(update={"cards": ["yamato"]})
             assert ruleset.redact(entered, "P1").cards == ["?"]  # type: ignore[attr-defined]
+
+
+def test_the_scribes_menu_starts_every_battle_bare_with_named_draws_st_4_3() -> None:
+    """ST-1.2/ST-4.3, issue 20: with named draws the menu offers the battle's start with no
+    order or draws to name (each card is asked as it is drawn), in later battles too."""
+    session = game("multi2", seed=2)
+    ruleset = session.state.ruleset
+    seen = 0
+    while session.submit_bot() is not None and seen < 2:
+        rules = session.state.rules
+        if rules.phase == "setup" and not rules.finished:
+            menu = ruleset.order_menu(rules, None) or []
+            assert [(o.type, o.fields) for o in menu] == [("start_battle", [])]
+            assert "asked as it is drawn" in menu[0].label
+            seen += 1
+    assert seen == 2
