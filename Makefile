@@ -56,7 +56,9 @@ verify-fixtures: $(STAMP)
 	  $(SWA_GAMES)/*.wake.json $(ST_GAMES)/*.wake.json
 
 ## re-record the bundled games with the CLI (deterministic: fixed seeds and game ids, and every
-## order stamped with one fixed time, SOURCE_DATE_EPOCH = 2026-11-25T00:00:00Z)
+## order stamped with one fixed time, SOURCE_DATE_EPOCH = 2026-11-25T00:00:00Z). The physical
+## games recorded before named draws keep their headers with --cards shuffled (cards named in
+## the orders); the *-named ones enter each card drawn from a card sheet (issue 20).
 fixtures: export SOURCE_DATE_EPOCH := 1795564800
 fixtures: $(STAMP)
 	mkdir -p $(GAMES)
@@ -68,7 +70,7 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000003 -o $(GAMES)/channel_skirmish.wake.json
 	$(WAKE) record morze $(MORZE)/convoy_battle.json --seed 1 \
 	  --game-id 00000000-0000-4000-8000-000000000004 -o $(GAMES)/convoy_battle-large.wake.json
-	$(WAKE) record morze $(MORZE)/narvik_destroyers.json --physical \
+	$(WAKE) record morze $(MORZE)/narvik_destroyers.json --physical --cards shuffled \
 	  --dice-sheet fixtures/dice/narvik_destroyers.txt \
 	  --game-id 00000000-0000-4000-8000-000000000005 -o $(GAMES)/narvik_destroyers-physical.wake.json
 	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 2 \
@@ -86,9 +88,14 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000104 -o $(IO_GAMES)/wassaw_sound-night-spar.wake.json
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 2 --option mode=alternating \
 	  --game-id 00000000-0000-4000-8000-000000000105 -o $(IO_GAMES)/hampton_roads-alternating.wake.json
-	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical --cards shuffled \
 	  --dice-sheet fixtures/dice/hampton_roads_iron_oak.txt \
 	  --game-id 00000000-0000-4000-8000-000000000106 -o $(IO_GAMES)/hampton_roads-physical.wake.json
+	$(WAKE) record iron_oak $(IO)/hampton_roads.json --physical \
+	  --dice-sheet fixtures/dice/hampton_roads_iron_oak_named.txt \
+	  --card-sheet fixtures/cards/hampton_roads_iron_oak.txt \
+	  --game-id 00000000-0000-4000-8000-000000000108 \
+	  -o $(IO_GAMES)/hampton_roads-physical-named.wake.json
 	mkdir -p $(SWA_GAMES)
 	$(WAKE) record armada $(SWA)/core_learning.json --seed 1 \
 	  --game-id 00000000-0000-4000-8000-000000000201 -o $(SWA_GAMES)/core_learning-score.wake.json
@@ -98,9 +105,14 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000203 -o $(SWA_GAMES)/core_learning-overlap.wake.json
 	$(WAKE) record armada $(SWA)/core_deployment.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000204 -o $(SWA_GAMES)/core_deployment-last-ship.wake.json
-	$(WAKE) record armada $(SWA)/core_learning.json --physical \
+	$(WAKE) record armada $(SWA)/core_learning.json --physical --cards shuffled \
 	  --dice-sheet fixtures/dice/core_learning_armada.txt \
 	  --game-id 00000000-0000-4000-8000-000000000205 -o $(SWA_GAMES)/core_learning-physical.wake.json
+	$(WAKE) record armada $(SWA)/core_learning.json --physical \
+	  --dice-sheet fixtures/dice/core_learning_armada_named.txt \
+	  --card-sheet fixtures/cards/core_learning_armada.txt \
+	  --game-id 00000000-0000-4000-8000-000000000207 \
+	  -o $(SWA_GAMES)/core_learning-physical-named.wake.json
 	$(WAKE) record armada $(SWA)/core_deployment.json --seed 1 --option evade=ltp_2015 \
 	  --game-id 00000000-0000-4000-8000-000000000206 -o $(SWA_GAMES)/core_deployment-ltp-evade.wake.json
 	mkdir -p $(ST_GAMES)
@@ -110,9 +122,11 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000302 -o $(ST_GAMES)/multi3-three_players.wake.json
 	$(WAKE) record ships $(ST)/multi4.json --seed 3 \
 	  --game-id 00000000-0000-4000-8000-000000000303 -o $(ST_GAMES)/multi4-line_weapon.wake.json
-	$(WAKE) record ships $(ST)/multi4.json --physical --bots \
+	$(WAKE) record ships $(ST)/multi4.json --physical --cards shuffled --bots \
 	  --commands fixtures/commands/ships_multi4_physical.jsonl \
 	  --game-id 00000000-0000-4000-8000-000000000304 -o $(ST_GAMES)/multi4-physical.wake.json
+	$(WAKE) record ships $(ST)/multi4.json --physical --card-sheet fixtures/cards/multi4_ships.txt \
+	  --game-id 00000000-0000-4000-8000-000000000307 -o $(ST_GAMES)/multi4-physical-named.wake.json
 	$(WAKE) record ships $(ST)/multi6.json --seed 5 \
 	  --game-id 00000000-0000-4000-8000-000000000305 -o $(ST_GAMES)/multi6-dropout.wake.json
 	$(WAKE) record ships $(ST)/multi6.json --seed 29 \

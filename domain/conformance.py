@@ -125,7 +125,11 @@ def _rerun(session: Session) -> Session:
             issued = CommandIssued.model_validate(fact.payload)
             again.submit(
                 CommandEnvelope(
-                    side=issued.side, command=issued.command, dice=issued.dice, time=issued.time
+                    side=issued.side,
+                    command=issued.command,
+                    dice=issued.dice,
+                    cards=issued.cards,
+                    time=issued.time,
                 )
             )
     return again

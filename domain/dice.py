@@ -7,7 +7,10 @@ This module knows nothing about any game's rules. It provides:
   canonical text form (:func:`parse` / ``str``) and exact, enumerated distributions;
 * modifiers and exact probability helpers over distributions;
 * dice sources: :class:`SeededDice` (deterministic, a pure function of seed and position) and
-  :class:`ScriptedDice` / :class:`FixedDice` (faces entered from a physical game).
+  :class:`ScriptedDice` / :class:`FixedDice` (faces entered from a physical game);
+* card draws by name (:class:`CardRequest`): a source's ``draw_card`` answers with the card drawn,
+  a seeded one with one die over the cards that may be drawn, a scripted one with the card a
+  scribe entered (checked against what the deck can still give).
 
 All probabilities are exact :class:`fractions.Fraction` values.
 """
@@ -28,6 +31,9 @@ __all__ = [
     "ARMADA_BLUE",
     "ARMADA_RED",
     "MAX_SIDES",
+    "CardNameError",
+    "CardRequest",
+    "CardsExhausted",
     "CustomDie",
     "DiceError",
     "DiceExhausted",
@@ -84,6 +90,15 @@ class DiceFaceError(DiceError):
 
 class DiceExhausted(DiceError):
     """A scripted or fixed source ran out of faces."""
+
+
+class CardNameError(DiceFaceError):
+    """A card entered for a draw that the deck cannot give now (no such card, or no copy
+    left)."""
+
+
+class CardsExhausted(DiceExhausted):
+    """A scripted source ran out of entered cards."""
 
 
 def _is_int(value: object) -> bool:
@@ -558,16 +573,104 @@ def pool_distribution(
     return out
 
 
+# --------------------------------------------------------------------------- card requests
+
+
+@dataclass(frozen=True)
+class CardRequest:
+    """One card to draw by name from a deck, as a scribe at the table is asked for it.
+
+    ``deck`` and ``purpose`` are in players' words (``"damage deck"``, ``"damage card dealt face
+    up to Victory II"``); ``choices`` maps each card id that may be drawn now to its copies
+    (sorted by id, every count above 0), so the chance of card c is ``count(c) / total``;
+    ``names`` maps card ids (at least every choice) to their display names; ``rule`` cites the
+    rule that draws; ``side`` says whose card it is (None: nobody's, e.g. a turn-order card).
+    ``face_down``: the card goes where only ``side`` may see it (a hand), so the request must be
+    shown to nobody else but the umpire: its choices say what is left in the deck.
+    """
+
+    deck: str
+    choices: tuple[tuple[str, int], ...]
+    names: tuple[tuple[str, str], ...]
+    purpose: str
+    rule: str
+    side: str | None
+    face_down: bool = False
+
+    def __post_init__(self) -> None:
+        choices = tuple((card, count) for card, count in self.choices)
+        if not choices:
+            raise DiceError(f"nothing can be drawn from the {self.deck}: no choices")
+        if any(not isinstance(c, str) or not _is_int(n) or n <= 0 for c, n in choices):
+            raise DiceError(f"{self.deck}: choices are card ids with counts above 0")
+        ids = [card for card, _ in choices]
+        if ids != sorted(set(ids)):
+            raise DiceError(f"{self.deck}: choices must be sorted by card id, each once")
+        if sum(n for _, n in choices) > MAX_SIDES:
+            raise DiceError(f"{self.deck}: more than {MAX_SIDES} cards to draw from")
+        names = tuple((card, name) for card, name in self.names)
+        missing = set(ids) - {card for card, _ in names}
+        if missing:
+            raise DiceError(f"{self.deck}: no display name for {sorted(missing)}")
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "names", names)
+
+    @property
+    def total(self) -> int:
+        """How many cards (copies) the draw is made from."""
+        return sum(n for _, n in self.choices)
+
+    def count(self, card: str) -> int:
+        """Copies of ``card`` that may be drawn (0 if none)."""
+        return dict(self.choices).get(card, 0)
+
+    def name(self, card: str) -> str:
+        """The display name of ``card`` (its id if the request does not name it)."""
+        return dict(self.names).get(card, card)
+
+    def pick(self, face: int) -> str:
+        """The card that die face ``face`` (1..total) stands for: the cards laid out in id
+        order, each as many times as its copies."""
+        if not _is_int(face) or not 1 <= face <= self.total:
+            raise DiceFaceError(f"no card {face!r} among the {self.total} of the {self.deck}")
+        for card, count in self.choices:
+            if face <= count:
+                return card
+            face -= count
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def check(self, card: object) -> str:
+        """``card`` if the deck can give it now.
+
+        Raises:
+            CardNameError: it is not a card of the deck, or no copy of it is left.
+        """
+        if isinstance(card, str) and self.count(card) > 0:
+            return card
+        if isinstance(card, str) and card in dict(self.names):
+            raise CardNameError(
+                f"no {self.name(card)} ({card}) is left to draw from the {self.deck} "
+                f"({self.purpose})"
+            )
+        shown = card if isinstance(card, str) and len(card) <= 40 else repr(card)[:40]
+        raise CardNameError(f"{shown!r} is not a card of the {self.deck} ({self.purpose})")
+
+
 # --------------------------------------------------------------------------- dice sources
 
 
 class DiceSource(Protocol):
-    """Where faces come from. ``position`` is the absolute index n of the next die drawn."""
+    """Where faces (and cards drawn by name) come from. ``position`` is the absolute index n of
+    the next die drawn; a card drawn counts as one die."""
 
     position: int
 
     def draw(self, die: Die | CustomDie) -> int:
         """Draw the face (1..die.sides) of die number ``position`` and advance by one."""
+        ...
+
+    def draw_card(self, request: CardRequest) -> str:
+        """The id of the card drawn for ``request`` (one of its choices); advance by one."""
         ...
 
 
@@ -609,21 +712,34 @@ class SeededDice:
         self.position += 1
         return face
 
+    def draw_card(self, request: CardRequest) -> str:
+        """One die of ``request.total`` sides over the cards laid out in id order, each as many
+        times as its copies: card c comes with chance exactly ``count(c) / total``."""
+        face = seeded_face(self.seed, self.position, request.total)
+        self.position += 1
+        return request.pick(face)
+
     def __repr__(self) -> str:
         return f"SeededDice(seed={self.seed}, position={self.position})"
 
 
 class ScriptedDice:
-    """Faces entered from a physical game, consumed in order and validated per die.
+    """Faces (and cards drawn by name) entered from a physical game, consumed in order and
+    validated per die or per draw.
 
-    Each raw face goes through ``die.read_face`` (so a d10 accepts 0 as 10, IO-1.6).
-    A rejected face is not consumed and the position does not advance.
+    Each raw face goes through ``die.read_face`` (so a d10 accepts 0 as 10, IO-1.6); each card
+    id through ``request.check`` (a card the deck cannot give now is refused). A rejected face
+    or card is not consumed and the position does not advance.
     """
 
-    def __init__(self, faces: Iterable[int], start: int = 0) -> None:
+    def __init__(
+        self, faces: Iterable[int], start: int = 0, cards: Iterable[str] | None = None
+    ) -> None:
         self._faces = tuple(faces)
         self._index = 0
         self._consumed: list[int] = []
+        self._cards = tuple(cards or ())
+        self._drawn: list[str] = []
         self.start = _check_start(start)
         self.position = self.start
 
@@ -647,6 +763,27 @@ class ScriptedDice:
         self._index += 1
         self.position += 1
         return face
+
+    @property
+    def remaining_cards(self) -> int:
+        return len(self._cards) - len(self._drawn)
+
+    @property
+    def drawn(self) -> tuple[str, ...]:
+        """Card ids drawn so far."""
+        return tuple(self._drawn)
+
+    def draw_card(self, request: CardRequest) -> str:
+        if self.remaining_cards <= 0:
+            raise CardsExhausted(
+                f"a card is drawn from the {request.deck} ({request.purpose}), but "
+                f"{'no card was' if not self._cards else f'only {len(self._cards)} were'} "
+                "entered"
+            )
+        card = request.check(self._cards[len(self._drawn)])
+        self._drawn.append(card)
+        self.position += 1
+        return card
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(position={self.position}, remaining={self.remaining})"

@@ -13,7 +13,7 @@ import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain import clock
 from domain.canonical import canonical_json, jcs, jcs_strict, may_differ, sha256_hex
 from domain.dice import (
+    CardRequest,
+    CardsExhausted,
     CustomDie,
     DiceError,
     DiceExhausted,
@@ -64,13 +66,19 @@ class Fact(BaseModel):
 
 
 class CommandEnvelope(BaseModel):
-    """An order as submitted: the side giving it, the command's JSON, physical dice faces."""
+    """An order as submitted: the side giving it, the command's JSON, physical dice faces and
+    the cards drawn at the table (by id, in drawing order)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     side: str | None = None
     command: dict[str, Any]
     dice: list[int] | None = Field(default=None, description="faces entered from physical dice")
+    cards: list[str] | None = Field(
+        default=None,
+        description="ids of the cards drawn at the table, in drawing order (a physical game "
+        "with named draws)",
+    )
     time: str | None = Field(
         default=None,
         pattern=clock.TIME_PATTERN,
@@ -393,19 +401,28 @@ def replay(header: GameHeader, facts: Iterable[Fact], *, check: bool = True) -> 
 
 
 def dice_source(state: GameState, envelope: CommandEnvelope) -> DiceSource:
-    """Where this order's dice come from: the seed (roll n = f(seed, n)) or entered faces.
+    """Where this order's dice and cards come from: the seed (roll n = f(seed, n)) or the faces
+    and cards entered.
 
     Raises:
-        DiceMismatch: faces given to a seeded game.
+        DiceMismatch: faces or cards given to a seeded game; cards given to a game that names
+            its cards in the orders.
     """
     spec = state.header.dice
     if not spec.physical_at(state.seq):  # seeded (or the seeded prefix of a physical fork)
         if envelope.dice:
             raise DiceMismatch("this game uses seeded dice; do not enter physical dice faces")
+        if envelope.cards:
+            raise DiceMismatch("this game uses seeded dice; do not enter the cards drawn")
         if spec.seed is None:  # committed: whoever holds the seed passes its dice
             return _SealedSeed()
         return SeededDice(spec.seed, start=state.header.dice_start(state.seq, state.dice_position))
-    return ScriptedDice(envelope.dice or [], start=state.dice_position)
+    if envelope.cards and not spec.named_cards:
+        raise DiceMismatch(
+            "this game was started before cards were entered as drawn: name the cards drawn "
+            "in the order's own fields, not as entered cards"
+        )
+    return ScriptedDice(envelope.dice or [], start=state.dice_position, cards=envelope.cards)
 
 
 class _SealedSeed:
@@ -414,7 +431,14 @@ class _SealedSeed:
     position = 0
 
     def draw(self, die: Any) -> int:
-        raise DiceMismatch(
+        raise self._sealed()
+
+    def draw_card(self, request: CardRequest) -> str:
+        raise self._sealed()
+
+    @staticmethod
+    def _sealed() -> DiceMismatch:
+        return DiceMismatch(
             "the seed of this game is sealed (the header holds only a commitment to it): its "
             "dice can be thrown only where the seed is kept (the store), or re-thrown once it "
             "is revealed"
@@ -440,14 +464,19 @@ def execute(
     source = _Recording(dice if dice is not None else own)
     try:
         events = ruleset.decide(state.rules, envelope.side, command, source)
+    except CardsExhausted as exc:
+        raise DiceMismatch(f"not enough cards entered for this order: {exc}") from exc
     except DiceExhausted as exc:
         raise DiceMismatch(f"not enough dice faces entered for this order: {exc}") from exc
     except DiceError as exc:
         raise DiceMismatch(str(exc)) from exc
     if dice is None and isinstance(own, ScriptedDice) and own.remaining:
         raise DiceMismatch(f"{own.remaining} dice face(s) entered but not needed by this order")
+    if dice is None and isinstance(own, ScriptedDice) and own.remaining_cards:
+        raise DiceMismatch(f"{own.remaining_cards} card(s) entered but not drawn by this order")
     physical = state.header.dice.physical_at(state.seq)
     faces = list(source.consumed) if physical and source.consumed else None
+    cards = list(source.cards) if physical and source.cards else None
     format_version = state.header.format_version
     stamped = envelope.time or (clock.now() if format_version >= 2 else None)
     issued = CommandIssued(
@@ -456,6 +485,7 @@ def execute(
         command=command.model_dump(mode="json"),
         dice=faces,
         time=stamped,
+        cards=cards,
     )
     facts: list[Fact] = []
     head, seq = state.head, state.seq
@@ -485,18 +515,26 @@ def execute(
 
 
 class _Recording:
-    """Passes draws through to a dice source and remembers the faces (physical games)."""
+    """Passes draws through to a dice source and remembers the faces and the cards drawn
+    (physical games)."""
 
     def __init__(self, inner: DiceSource) -> None:
         self.inner = inner
         self.position = inner.position
         self.consumed: list[int] = []
+        self.cards: list[str] = []
 
     def draw(self, die: Die | CustomDie) -> int:
         face = self.inner.draw(die)
         self.position = self.inner.position
         self.consumed.append(face)
         return face
+
+    def draw_card(self, request: CardRequest) -> str:
+        card = self.inner.draw_card(request)
+        self.position = self.inner.position
+        self.cards.append(card)
+        return card
 
 
 class Session:
@@ -574,8 +612,10 @@ def header_for(
     options: Mapping[str, Any] | None = None,
     title: str = "",
     controllers: Mapping[str, str] | None = None,
+    cards: Literal["named"] | None = None,
 ) -> GameHeader:
-    """Build a validated header for a new game (``seed=None`` means physical dice).
+    """Build a validated header for a new game (``seed=None`` means physical dice; ``cards``:
+    how it draws cards, ``DiceSpec.cards``).
 
     Raises:
         UnknownRuleset, ScenarioError: bad ruleset id, scenario or options.
@@ -600,7 +640,11 @@ def header_for(
         ruleset=RulesetRef(id=ruleset.meta.id, version=ruleset.meta.version),
         scenario=resolved,
         options=ruleset.resolve_options(options or {}),
-        dice=DiceSpec(mode="seeded", seed=seed) if seed is not None else DiceSpec(mode="physical"),
+        dice=(
+            DiceSpec(mode="seeded", seed=seed, cards=cards)
+            if seed is not None
+            else DiceSpec(mode="physical", cards=cards)
+        ),
         sides=sides,
         format_version=CURRENT_FORMAT,
     )

@@ -137,7 +137,8 @@ class EventRegistry:
 
 
 class CommandIssued(DomainEvent):
-    """An order as given: who gave it, what it said, and any physical dice faces entered with it."""
+    """An order as given: who gave it, what it said, and any physical dice faces and cards
+    drawn entered with it."""
 
     TOPIC: ClassVar[str] = "wake.CommandIssued/1"
 
@@ -148,11 +149,17 @@ class CommandIssued(DomainEvent):
     #: When the order was given (``domain.clock``): games of record format 2 carry it, under
     #: the chain. Left out of the payload when absent, so format-1 payloads keep their digests.
     time: str | None = Field(default=None, pattern=TIME_PATTERN)
+    #: The ids of the cards drawn at the table for this order, in drawing order (a physical game
+    #: with named draws, ``DiceSpec.cards``). Left out of the payload when absent, so every
+    #: payload written before it keeps its digest.
+    cards: list[str] | None = None
 
     def payload(self) -> dict[str, Any]:
         body = self.model_dump(mode="json")
         if self.time is None:
             del body["time"]
+        if self.cards is None:
+            del body["cards"]
         return body
 
 
@@ -208,6 +215,33 @@ class DiceRolled(DomainEvent):
     expected: str
 
 
+class CardDrawn(DomainEvent):
+    """A chance event: one card drawn by name from a deck (a game with named draws,
+    ``DiceSpec.cards``), with the exact chance of drawing it from what the deck could give.
+
+    ``card``/``name``: the card's id and display name; None for a card dealt face down without
+    anyone looking at it (``p_outcome`` 1: nothing was drawn by name), or in a side's view of a
+    card hidden from it. ``side``: whose card it is; ``hidden``: only that side (and the umpire)
+    may see which card it is (a hand). ``p_outcome``: the exact chance as a fraction (None only
+    in a view that may not know it); ``odds``: how it arises, in words (``"2 of 45 cards left in
+    the damage deck"``). ``next_die``: the game's dice position after the draw (a seeded game
+    draws a card with one die), None when no die was used."""
+
+    TOPIC: ClassVar[str] = "wake.CardDrawn/1"
+    AUTOMATIC: ClassVar[bool] = True
+
+    deck: str
+    card: str | None
+    name: str | None = None
+    side: str | None = None
+    purpose: str
+    rule: str
+    hidden: bool = False
+    p_outcome: str | None
+    odds: str = ""
+    next_die: int | None = None
+
+
 class GameEnded(DomainEvent):
     """The game is over: who won (None for a draw), why, and the final victory points."""
 
@@ -220,7 +254,7 @@ class GameEnded(DomainEvent):
     vp: dict[str, int]
 
 
-ENGINE_EVENTS = EventRegistry([CommandIssued, DiceRolled, GameEnded])
+ENGINE_EVENTS = EventRegistry([CommandIssued, DiceRolled, CardDrawn, GameEnded])
 
 
 def dice_end(event: DomainEvent) -> int | None:
@@ -230,7 +264,7 @@ def dice_end(event: DomainEvent) -> int | None:
         roll = cast(DiceRolled, event)
         used = len(roll.roll.faces) + (len(roll.opposed_by.faces) if roll.opposed_by else 0)
         return roll.first_die + used
-    # other chance events (a card shuffle) say where their dice ended
+    # other chance events (a card shuffle, a card drawn by name) say where their dice ended
     if _says_next_die(cls):
         end = getattr(event, "next_die", None)
         return end if isinstance(end, int) else None

@@ -65,6 +65,7 @@ class CommandLine:
     dice: list[int] | None
     sentence: str = ""  # the order in words (``Ruleset.describe_order``), no secrets
     notes: tuple[str, ...] = ()  # what the order's cards do (``Ruleset.order_notes``)
+    cards: list[str] | None = None  # the cards drawn at the table, entered with it (by id)
 
 
 @dataclass(frozen=True)
@@ -246,6 +247,7 @@ def explain_event(
             issued.dice,
             ruleset.describe_order(issued.command),
             tuple(ruleset.order_notes(state_before.rules, issued.command)),
+            issued.cards,
         )
     rule = event.rule_id()
     rolls: list[RollExplanation] = []
@@ -336,7 +338,10 @@ def explanation_lines(ex: Explanation) -> list[str]:
     if ex.rule:
         lines.append(f"  rule {ex.rule}: {ex.rule_summary}")
     if ex.command is not None:
-        dice = f" with dice {ex.command.dice}" if ex.command.dice else ""
+        entered = [f"dice {ex.command.dice}"] if ex.command.dice else []
+        if ex.command.cards:
+            entered.append(f"cards drawn {', '.join(ex.command.cards)}")
+        dice = f" with {' and '.join(entered)}" if entered else ""
         lines.append(
             f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
             f"{ex.command.sentence or ex.command.command}{dice}"

@@ -45,13 +45,20 @@ class DiceSpec(_Model):
     A fork of a seeded game played on at the table (``wake fork --physical``) is a physical game
     with ``seeded_events``: the orders of its first ``seeded_events`` events (the prefix it shares
     with its parent) threw the seed's dice and re-run with them, so it keeps the parent's seed or
-    commitment; every later order takes faces rolled at the table (:meth:`physical_at`)."""
+    commitment; every later order takes faces rolled at the table (:meth:`physical_at`).
+
+    ``cards`` says how the game draws cards (``domain.cards``): ``"named"``, each card drawn is
+    asked of the chance source by name (a physical game: the card drawn at the table) and
+    recorded with its exact odds; absent, decks are shuffled with the dice (a seeded game) or
+    the cards drawn are named in the orders' fields (a physical game made before named draws).
+    Left out of the header when absent, so older headers keep their exact form and digest."""
 
     mode: Literal["seeded", "physical"]
     # within JSON's safe integers, which every language reads exactly (RFC 8785)
     seed: int | None = Field(default=None, ge=-(2**53 - 1), le=2**53 - 1)
     commitment: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     seeded_events: int | None = Field(default=None, ge=0)
+    cards: Literal["named"] | None = None
 
     @model_validator(mode="after")
     def _seed_matches_mode(self) -> DiceSpec:
@@ -84,13 +91,21 @@ class DiceSpec(_Model):
     def _without_absent_commitment(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
-        # headers made before commitments existed keep their exact form (and genesis digest)
+        # headers made before commitments (or named draws) existed keep their exact form (and
+        # genesis digest)
         body: dict[str, Any] = handler(self)
         if self.commitment is None:
             body.pop("commitment", None)
         if self.seeded_events is None:
             body.pop("seeded_events", None)
+        if self.cards is None:
+            body.pop("cards", None)
         return body
+
+    @property
+    def named_cards(self) -> bool:
+        """Cards drawn are asked of the chance source by name (``domain.cards``)."""
+        return self.cards == "named"
 
     @property
     def sealed(self) -> bool:

@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.canonical import canonical_json
 from domain.data_versions import PartChoice, data_file_readings, describe_choices
-from domain.dice import CustomDie, DiceExhausted, DiceSource, Die
+from domain.dice import CardRequest, CardsExhausted, CustomDie, DiceExhausted, DiceSource, Die
 from domain.divergence import Divergence, FieldDiff, divergence, field_diffs, show_value
 from domain.engine import CommandEnvelope, Fact, GameState, Session, replay, upcast_fact
 from domain.errors import GameOver, RecordError, ScenarioError, WakeError
@@ -366,11 +366,14 @@ def _changes(original: GameHeader, ruled: _Ruled, ruling: Ruling) -> dict[str, t
 
 
 class _FaceStream:
-    """The faces recorded with a physical game's orders, as one stream consumed in order."""
+    """The faces (and cards drawn by name) recorded with a physical game's orders, as one
+    stream of each consumed in order."""
 
-    def __init__(self, faces: Sequence[int]) -> None:
+    def __init__(self, faces: Sequence[int], cards: Sequence[str] = ()) -> None:
         self.faces = tuple(faces)
         self.index = 0
+        self.cards = tuple(cards)
+        self.card_index = 0
 
     def source(self, start: int) -> _StreamDice:
         return _StreamDice(self, start)
@@ -394,6 +397,18 @@ class _StreamDice:
         stream.index += 1
         self.position += 1
         return face
+
+    def draw_card(self, request: CardRequest) -> str:
+        stream = self.stream
+        if stream.card_index >= len(stream.cards):
+            raise CardsExhausted(
+                f"the {len(stream.cards)} cards recorded for this game are used up (a card "
+                f"from the {request.deck} needed for {request.purpose})"
+            )
+        card = request.check(stream.cards[stream.card_index])
+        stream.card_index += 1
+        self.position += 1
+        return card
 
 
 # --- comparing ---------------------------------------------------------------------------------
@@ -472,7 +487,10 @@ def rerun(
     session = Session(header, seed=seed)
     stream = None
     if header.dice.mode == "physical":
-        stream = _FaceStream([face for _, issued in orders for face in issued.dice or []])
+        stream = _FaceStream(
+            [face for _, issued in orders for face in issued.dice or []],
+            [card for _, issued in orders for card in issued.cards or []],
+        )
     refusal: Refusal | None = None
     for fact, issued in orders:
         envelope = CommandEnvelope(side=issued.side, command=issued.command, time=issued.time)

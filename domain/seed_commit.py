@@ -11,7 +11,7 @@ commitment itself cannot be searched for the seed.
 from __future__ import annotations
 
 import secrets
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,9 +47,10 @@ def new_secret(seed: int | None = None) -> SeedSecret:
     return SeedSecret(seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, salt=new_salt())
 
 
-def committed_dice(secret: SeedSecret) -> DiceSpec:
-    """The header's dice for a game whose seed is ``secret``: the commitment only."""
-    return DiceSpec(mode="seeded", commitment=secret.commitment())
+def committed_dice(secret: SeedSecret, cards: Literal["named"] | None = None) -> DiceSpec:
+    """The header's dice for a game whose seed is ``secret``: the commitment only (and how it
+    draws cards, ``DiceSpec.cards``)."""
+    return DiceSpec(mode="seeded", commitment=secret.commitment(), cards=cards)
 
 
 def checked_seed(dice: DiceSpec, reveal: SeedSecret | None, source: str = "record") -> int | None:

@@ -134,13 +134,16 @@ def test_export_round_trip(store: str, tmp_path: Path) -> None:
 
 
 def test_record_physical_game_with_dice_sheet(tmp_path: Path) -> None:
-    """Physical dice entered from a sheet reproduce the bundled physical-dice fixture."""
+    """Physical dice entered from a sheet reproduce the bundled physical-dice fixture (recorded
+    before named draws: ``--cards shuffled`` keeps its header, issue 20)."""
     out = tmp_path / "p.wake.json"
     code, text = wake(
         "record",
         "morze",
         str(FIXTURES / "scenarios/morze/narvik_destroyers.json"),
         "--physical",
+        "--cards",
+        "shuffled",
         "--dice-sheet",
         str(FIXTURES / "dice/narvik_destroyers.txt"),
         "--game-id",

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from domain.engine import apply_fact, decode, replay
-from domain.events import CommandIssued, DomainEvent
+from domain.events import CardDrawn, CommandIssued, DomainEvent
 from domain.explain import explain_event, explanation_lines
 from domain.record import read_record_file
 from domain.ruleset import get_ruleset
@@ -135,14 +135,19 @@ def test_the_game_summary_keeps_a_sides_view(path: Path) -> None:
     sides = [s.id for s in record.header.sides]
     seen: dict[str, set[str]] = {side: set() for side in sides}
     hidden: dict[str, set[str]] = {side: set() for side in sides}
+    names: dict[str, str] = {}  # a card drawn by name: its id -> its display name
     for fact in record.events:
         event = decode(state, fact)
+        if isinstance(event, CardDrawn) and event.card and event.name:
+            names[event.card] = event.name
         for side in sides:
             shown = ruleset.redact(event, side)
             seen[side] |= set(_leaves(shown.model_dump(mode="json")))
             hidden[side] |= _hidden(event, shown)
         state = apply_fact(state, fact)
     for side in sides:
+        # a card's display name is seen with its id (a fleet revealed names its cards by id)
+        seen[side] |= {names[v] for v in seen[side] if v in names}
         never = hidden[side] - seen[side]
         text = "\n".join(timeline.summary(viewer=side))
         leaked = sorted(value for value in never if value in text)

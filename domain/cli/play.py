@@ -1,5 +1,6 @@
 """``wake start``, ``play``, ``record``, ``submit``, ``legal`` and ``seal``: make games and give
-orders (command files, bots, physical dice and dice sheets, sealed choices)."""
+orders (command files, bots, physical dice and cards drawn, dice and card sheets, sealed
+choices)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -29,10 +30,20 @@ from domain.user_input import load_json, parse_options, read_text
 
 MAX_BOT_COMMANDS = 200_000
 _FACE = re.compile(r"[0-9]{1,6}")  # a face as written: digits only (no sign, "_", "4.0", "٣")
+_CARD = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # a card id as written on a sheet or with --cards
+CardsOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="how cards are drawn: named (each card drawn is entered by name with the order, "
+        "the default with --physical) or shuffled (decks shuffled with the dice, the default "
+        "with a seed)"
+    ),
+]
 
 
 def _read_commands(path: Path) -> list[CommandEnvelope]:
-    """A command file: one JSON object per line ({"side", "command", "dice"}); # comments."""
+    """A command file: one JSON object per line ({"side", "command", "dice", "cards"});
+    # comments."""
     envelopes = []
     lines = read_text(path, "command file").splitlines()
     for number, line in enumerate(lines, 1):
@@ -53,13 +64,16 @@ def _make_header(
     scenario: Path,
     seed: int | None,
     physical: bool,
-    options: list[str],
+    options: list[str] | None,
     classes: Path | None,
     title: str,
     game_id: str | None,
     commit_seed: bool = False,
+    cards: str | None = None,
 ) -> tuple[GameHeader, SeedSecret | None]:
-    """A new game's header and, with ``commit_seed``, the secret seed its header commits to."""
+    """A new game's header and, with ``commit_seed``, the secret seed its header commits to.
+    ``cards``: ``named`` or ``shuffled`` (default: named for physical dice, shuffled for seeded
+    ones)."""
     data = load_json(scenario, "scenario")
     if classes is not None:
         data["classes"] = load_json(classes, "class table")
@@ -82,28 +96,63 @@ def _make_header(
         data,
         game_id=game_id or str(uuid.uuid4()),
         seed=seed,
-        options=parse_options(options),
+        options=parse_options(options or []),
         title=title,
+        cards=_card_mode(cards, physical),
     )
     if not commit_seed or seed is None:
         return header, None
     secret = new_secret(seed)
-    return header.model_copy(update={"dice": committed_dice(secret)}), secret
+    dice = committed_dice(secret, header.dice.cards)
+    return header.model_copy(update={"dice": dice}), secret
 
 
-def _read_sheet(path: Path) -> list[int]:
-    """A scribe's dice sheet: faces in the order they were rolled, separated by spaces/commas."""
-    text = read_text(path, "dice sheet")
+def _card_mode(cards: str | None, physical: bool) -> Literal["named"] | None:
+    """``--cards``: how a new game draws cards (``DiceSpec.cards``).
+
+    Raises:
+        ScenarioError: anything but ``named`` or ``shuffled``.
+    """
+    if cards is None:
+        return "named" if physical else None
+    if cards == "named":
+        return "named"
+    if cards == "shuffled":
+        return None
+    raise ScenarioError(
+        f"--cards takes named (each card drawn is entered by name) or shuffled (decks "
+        f"shuffled with the dice; physical games name the cards in the orders), not {cards!r}"
+    )
+
+
+def _sheet(path: Path, what: str, word: re.Pattern[str], kind: str) -> list[str]:
+    """The words of a scribe's sheet (faces, or card ids), in order, separated by spaces or
+    commas; lines starting with # are comments.
+
+    Raises:
+        ScenarioError: unreadable, or a word that is not one of ``kind``.
+    """
+    text = read_text(path, what)
     words = [
         w
         for line in text.splitlines()
         if not line.lstrip().startswith("#")
         for w in line.replace(",", " ").split()
     ]
-    bad = next((w for w in words if not _FACE.fullmatch(w)), None)
+    bad = next((w for w in words if not word.fullmatch(w)), None)
     if bad is not None:
-        raise ScenarioError(f"dice sheet {path}: not a list of faces ({bad[:20]!r} is not one)")
-    return [int(w) for w in words]
+        raise ScenarioError(f"{what} {path}: not a list of {kind} ({bad[:20]!r} is not one)")
+    return words
+
+
+def _read_sheet(path: Path) -> list[int]:
+    """A scribe's dice sheet: faces in the order they were rolled."""
+    return [int(w) for w in _sheet(path, "dice sheet", _FACE, "faces")]
+
+
+def _read_card_sheet(path: Path) -> list[str]:
+    """A scribe's card sheet: the ids of the cards drawn, in drawing order."""
+    return _sheet(path, "card sheet", _CARD, "card ids")
 
 
 def _play(
@@ -112,10 +161,17 @@ def _play(
     bots: bool,
     max_commands: int = MAX_BOT_COMMANDS,
     sheet: list[int] | None = None,
+    card_sheet: list[str] | None = None,
 ) -> None:
     if sheet is not None and session.header.dice.mode != "physical":
         raise ScenarioError("a dice sheet needs a physical-dice game (--physical)")
-    dice = ScriptedDice(sheet, start=session.state.dice_position) if sheet is not None else None
+    if card_sheet is not None and not (
+        session.header.dice.mode == "physical" and session.header.dice.named_cards
+    ):
+        raise ScenarioError("a card sheet needs a physical game with named draws (--physical)")
+    dice = None
+    if sheet is not None or card_sheet is not None:
+        dice = ScriptedDice(sheet or [], start=session.state.dice_position, cards=card_sheet)
     with progress_bar() as progress:
         if commands is not None:
             task = progress.add_task("playing orders", total=len(commands))
@@ -148,12 +204,13 @@ def start(
             "(or wake reveal-seed)"
         ),
     ] = True,
+    cards: CardsOpt = None,
     store: StoreOpt = None,
 ) -> None:
     """Start a game from a scenario file; prints its id."""
     with errors():
         header, secret = _make_header(
-            ruleset, scenario, seed, physical, option or [], classes, title, None, commit_seed
+            ruleset, scenario, seed, physical, option, classes, title, None, commit_seed, cards
         )
         GameStore(store).create_game(header, secret)
     typer.echo(header.game_id)
@@ -236,22 +293,29 @@ def record(
     dice_sheet: Annotated[
         Path | None, typer.Option(help="physical faces in rolling order, used by the bots' orders")
     ] = None,
+    card_sheet: Annotated[
+        Path | None,
+        typer.Option(help="ids of the cards drawn at the table in drawing order, for the bots"),
+    ] = None,
     commit_seed: Annotated[
         bool,
         typer.Option(
             help="the header commits to the seed; revealed in the record if the game ends"
         ),
     ] = False,
+    cards: CardsOpt = None,
 ) -> None:
     """Play a whole game in memory and write its record (how fixtures are made)."""
     with errors():
         header, secret = _make_header(
-            ruleset, scenario, seed, physical, option or [], classes, title, game_id, commit_seed
+            ruleset, scenario, seed, physical, option, classes, title, game_id, commit_seed, cards
         )
         session = Session(header, seed=secret.seed if secret else None)
         envelopes = _read_commands(commands) if commands else None
         sheet = _read_sheet(dice_sheet) if dice_sheet else None
-        _play(session, envelopes, bots if bots is not None else envelopes is None, sheet=sheet)
+        drawn = _read_card_sheet(card_sheet) if card_sheet else None
+        use_bots = bots if bots is not None else envelopes is None
+        _play(session, envelopes, use_bots, sheet=sheet, card_sheet=drawn)
         over = session.state.result is not None
         write_record(header, session.facts, output, secret if over else None)
     if secret is not None and not over:
@@ -270,6 +334,10 @@ def submit(
     command: Annotated[str, typer.Argument(help='order as JSON, e.g. {"type": "end_movement"}')],
     side: Annotated[str | None, typer.Option(help="side giving the order")] = None,
     dice: Annotated[str | None, typer.Option(help="physical dice faces, e.g. 3,10,7")] = None,
+    cards: Annotated[
+        str | None,
+        typer.Option(help="ids of the cards drawn at the table, e.g. comm_noise,power_failure"),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Submit one order; prints the events it caused (a refused order appends nothing)."""
@@ -284,28 +352,41 @@ def submit(
                 f'an order is a JSON object such as {{"type": ...}}, not {shown!r}'
             )
         faces = _faces(dice) if dice else None
+        drawn = _card_ids(cards) if cards else None
         st = GameStore(store)
-        facts = st.submit(game_id, CommandEnvelope(side=side, command=body, dice=faces))
+        envelope = CommandEnvelope(side=side, command=body, dice=faces, cards=drawn)
+        facts = st.submit(game_id, envelope)
         state = st.state(game_id, at_event=facts[0].seq - 1)
         for fact in facts:
             typer.echo(render.log_line(state, fact))
             state = apply_fact(state, fact, check=False)
 
 
-def _faces(text: str) -> list[int]:
-    """``--dice 3,10,7``: the physical faces of an order, in rolling order.
+def _listed(text: str, option: str, word: re.Pattern[str], what: str, example: str) -> list[str]:
+    """The items of ``option``'s comma-separated ``text``.
 
     Raises:
-        InvalidCommand: anything but whole numbers separated by commas.
+        InvalidCommand: an item that is not one of ``what``.
     """
-    faces = text.replace(" ", "").split(",")
-    if not all(_FACE.fullmatch(face) for face in faces):
+    items = text.replace(" ", "").split(",")
+    if not all(word.fullmatch(item) for item in items):
         shown = text if len(text) <= 40 else text[:37] + "..."
         raise InvalidCommand(
-            f"--dice takes the faces rolled as whole numbers separated by commas "
-            f"(e.g. 3,10,7), not {shown!r}"
+            f"{option} takes {what} separated by commas (e.g. {example}), not {shown!r}"
         )
+    return items
+
+
+def _faces(text: str) -> list[int]:
+    """``--dice 3,10,7``: the physical faces of an order, in rolling order."""
+    faces = _listed(text, "--dice", _FACE, "the faces rolled as whole numbers", "3,10,7")
     return [int(face) for face in faces]
+
+
+def _card_ids(text: str) -> list[str]:
+    """``--cards a,b``: the ids of the cards drawn at the table, in drawing order."""
+    example = "comm_noise,power_failure"
+    return _listed(text, "--cards", _CARD, "the ids of the cards drawn", example)
 
 
 def legal(

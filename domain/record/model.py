@@ -35,6 +35,11 @@ class RecordedCommand(_Model):
     time: str | None = Field(
         default=None, pattern=TIME_PATTERN, description="when it was given (format 2)"
     )
+    cards: list[str] | None = Field(
+        default=None,
+        description="ids of the cards drawn at the table for it, in drawing order (a physical "
+        "game with named draws); absent otherwise",
+    )
 
 
 class ChanceOutcome(_Model):

@@ -82,7 +82,11 @@ def verify_record(
             raise _divergence(session, first, None)
         issued = CommandIssued.model_validate(first.payload)
         envelope = CommandEnvelope(
-            side=issued.side, command=issued.command, dice=issued.dice, time=issued.time
+            side=issued.side,
+            command=issued.command,
+            dice=issued.dice,
+            cards=issued.cards,
+            time=issued.time,
         )
         try:
             produced = session.submit(envelope)

@@ -42,6 +42,7 @@ def build_record(
                     command=issued.command,
                     dice=issued.dice,
                     time=issued.time,
+                    cards=issued.cards,
                 )
             )
         elif fact.topic == DiceRolled.TOPIC:
@@ -88,9 +89,11 @@ def dumps(record: Record) -> str:
     if record.analysis is None:
         absent.add("analysis")
     body = record.model_dump(mode="json", exclude=absent or None)
-    if record.format_version == 1:  # format 1 had no times: its text stays as it was
-        for command in body["commands"]:
+    for command in body["commands"]:
+        if record.format_version == 1:  # format 1 had no times: its text stays as it was
             del command["time"]
+        if command["cards"] is None:  # only orders with cards drawn by name carry them
+            del command["cards"]
     return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 

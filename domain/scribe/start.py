@@ -90,7 +90,8 @@ def start_game(
     title: str = "",
 ) -> str:
     """Store a new game and return its id. Seeded dice get a fresh seed the header commits to
-    (kept secret by the store until the game ends or is revealed).
+    (kept secret by the store until the game ends or is revealed); physical dice come with
+    cards drawn by name (the card drawn at the table is entered as drawn, with its odds).
 
     Raises:
         UnknownRuleset, ScenarioError: a bad ruleset, scenario or option.
@@ -103,6 +104,7 @@ def start_game(
         seed=seed,
         options=dict(options or {}),
         title=title,
+        cards="named" if dice == "physical" else None,  # a card drawn is entered as drawn
     )
     secret = None
     if seed is not None:

@@ -108,7 +108,8 @@ def test_a_hosted_table_each_side_on_its_own_link(browser: Any, table: Table) ->
         for button in buttons:  # both clicks go out within milliseconds, before either reruns
             button.evaluate("b => b.click()")
         for pg in (u_page, p1_page):
-            settle(pg, re.compile(r"Recorded: Start battle 1|another device entered an order", re.I))
+            done = re.compile(r"Recorded: Start battle 1|another device entered an order", re.I)
+            settle(pg, done)
         _, facts = store.facts(T.current_game(store, GAME_ID))
         started = [f for f in facts if f.topic.endswith("BattleStarted/1")]
         assert len(started) == 1

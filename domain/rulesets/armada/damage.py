@@ -5,6 +5,17 @@ shuffled with the game's dice (:func:`new_deck`, :func:`domain.cards.shuffle`); 
 be drawn from an empty pile, the discard pile is shuffled into a new deck. The order is hidden
 information: :func:`redact` hides shuffle faces and face-down card ids from the sides.
 
+**Named draws** (a game whose header says ``cards: "named"``, :func:`new_named_deck`): nothing is
+shuffled on record. A card dealt face up is drawn by name from the game's chance source
+(``domain.cards.draw_card_event``; at a table, the scribe enters the card turned up); a card
+dealt face down is dealt as a real table deals it, without anyone looking, so it is not named:
+the ship holds an unseen card (:func:`unseen_label`) and its chance is 1. By exchangeability the
+next card of the pile is any unseen card with equal chance, so a face-up card X comes with chance
+(unseen copies of X) / (unseen cards), where the unseen cards are the deck's cards less those
+seen (dealt face up). When the pile runs out, the discard pile becomes the new deck: its unseen
+cards are turned up and named first (each with the chance of its own deck's unseen cards), so the
+new deck's cards are all known and the same accounting goes on from them.
+
 **Dealing.** A ship suffers damage one point at a time: the zone's shields first, then face-down
 damage cards (:func:`suffer_damage`); some effects deal cards straight away (:func:`deal_cards`).
 Cards are dealt one at a time, so a face-up card's "when dealt" effect acts before the next card;
@@ -41,6 +52,7 @@ its deck in step with what was decided.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -48,7 +60,14 @@ from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from domain.cards import HIDDEN_CARD, replay_shuffle, shuffle
+from domain.cards import (
+    HIDDEN_CARD,
+    card_request,
+    draw_card_event,
+    replay_shuffle,
+    shuffle,
+    unseen_card_event,
+)
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, ScenarioError
 from domain.events import DomainEvent
@@ -72,6 +91,9 @@ from domain.rulesets.armada.geometry import ZONES, Zone
 
 RULE = "SWA-DMG"
 COMMANDS: tuple[CommandName, ...] = ("navigate", "squadron", "repair", "concentrate_fire")
+DECK = "damage deck"
+UNSEEN = HIDDEN_CARD
+"""A damage card dealt face down that nobody has seen (named draws): its id is not known."""
 
 Timing = Literal[
     "dealt",  # once, when the card is dealt face up
@@ -112,6 +134,7 @@ class ShipHull(_Model):
 
     id: str
     side: str
+    name: str = ""
     hull: int = Field(ge=1)
     shields: dict[Zone, int]
     tokens: tuple[DefenceToken, ...] = ()
@@ -131,12 +154,26 @@ class ShipHull(_Model):
         """The ids of its face-up damage cards, in the order dealt."""
         return tuple(c.card for c in self.cards if c.face_up)
 
+    @property
+    def label(self) -> str:
+        """How players name the ship: its name (and id)."""
+        return f"{self.name} ({self.id})" if self.name and self.name != self.id else self.id
+
 
 class DeckState(_Model):
-    """The damage deck: ``draw`` (top first) and ``discard`` piles of card ids (SWA-DMG)."""
+    """The damage deck (SWA-DMG): ``draw`` (top first) and ``discard`` piles of card ids.
+
+    With named draws (``named``) no order is known and ``draw`` stays empty: ``left`` cards are
+    in the draw pile, none of them seen, and ``unseen[d]`` lists, for the deck formed by the
+    d-th reshuffle (0: the first deck), its cards less those seen since: the cards its pile and
+    its face-down cards may be. The discard pile holds card ids, an unseen card as its label
+    (:func:`unseen_label`)."""
 
     draw: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
+    named: bool = False
+    left: int = Field(default=0, ge=0)
+    unseen: tuple[tuple[str, ...], ...] = ()
 
 
 class Dealing(_Model):
@@ -492,6 +529,126 @@ def discard_cards(deck: DeckState, cards: Iterable[str]) -> DeckState:
     return changed(deck, discard=deck.discard + tuple(cards))
 
 
+def new_named_deck(catalogue: DamageDeck) -> DeckState:
+    """The damage deck of a game with named draws: every card in the pile, none seen."""
+    cards = catalogue.card_ids()
+    return DeckState(named=True, left=len(cards), unseen=(tuple(sorted(cards)),))
+
+
+def unseen_label(deck: int) -> str:
+    """What a ship holds for a card dealt face down and never seen (named draws), from the deck
+    formed by reshuffle ``deck`` (0: the first deck)."""
+    return UNSEEN if deck == 0 else f"{UNSEEN}{deck}"
+
+
+def unseen_deck(card: str) -> int | None:
+    """The deck an unseen card's label comes from (None: a card id)."""
+    if card == UNSEEN:
+        return 0
+    rest = card[len(UNSEEN) :]
+    return int(rest) if card.startswith(UNSEEN) and rest.isdigit() else None
+
+
+def _names(catalogue: DamageDeck) -> dict[str, str]:
+    return {card.id: card.name for card in catalogue.cards}
+
+
+def _named_card(
+    ship: ShipHull, face_up: bool, deck: DeckState, dice: DiceSource, catalogue: DamageDeck
+) -> tuple[list[DomainEvent], str]:
+    """Named draws: the next card for ``ship`` (after a reshuffle if the pile is empty) and the
+    events that record it: a face-up card drawn by name with its exact chance, a face-down one
+    dealt unseen (chance 1, no card asked)."""
+    events: list[DomainEvent] = []
+    if deck.left == 0:
+        events.extend(_reshuffle_named(deck, dice, catalogue))
+        deck = apply_deck(deck, events[-1])
+    current = len(deck.unseen) - 1
+    if not face_up:
+        events.append(
+            unseen_card_event(
+                DECK,
+                purpose=f"damage card dealt face down to {ship.label}",
+                rule=RULE,
+                side=ship.side,
+                why="dealt face down without looking: nobody sees which card it is",
+            )
+        )
+        return events, unseen_label(current)
+    request = card_request(
+        DECK,
+        deck.unseen[current],
+        _names(catalogue),
+        purpose=f"damage card dealt face up to {ship.label}",
+        rule=RULE,
+        side=ship.side,
+    )
+    among = "damage cards nobody has seen"
+    card, drawn = draw_card_event(dice, request, among=among)
+    events.append(drawn)
+    return events, card
+
+
+def _reshuffle_named(deck: DeckState, dice: DiceSource, catalogue: DamageDeck) -> list[DomainEvent]:
+    """SWA-DMG, named draws: the discard pile becomes the new deck. Its unseen cards are turned
+    up and named first, each from the unseen cards of the deck it was dealt from; the last event
+    is the reshuffle, listing the new deck's cards (all known) in the discard pile's order."""
+    if not deck.discard:
+        raise ScenarioError(
+            "the damage deck and its discard pile are both empty: no card can be dealt", rule=RULE
+        )
+    pools = [Counter(cards) for cards in deck.unseen]
+    events: list[DomainEvent] = []
+    turned: list[str] = []
+    for card in deck.discard:
+        which = unseen_deck(card)
+        if which is None or which >= len(pools):
+            turned.append(card)
+            continue
+        request = card_request(
+            DECK,
+            pools[which],
+            _names(catalogue),
+            purpose="unseen damage card turned up from the discard pile to reshuffle it",
+            rule=RULE,
+            side=None,
+        )
+        among = "damage cards nobody has seen from the deck it was dealt from"
+        name, drawn = draw_card_event(dice, request, among=among)
+        pools[which][name] -= 1
+        turned.append(name)
+        events.append(drawn)
+    events.append(DamageDeckShuffled(cards=turned, reason="reshuffle"))
+    return events
+
+
+def _apply_named(deck: DeckState, event: DomainEvent) -> DeckState:
+    """:func:`apply_deck` for named draws."""
+    if isinstance(event, DamageCardDealt) and deck.left > 0:
+        unseen = deck.unseen
+        if unseen_deck(event.card) is None and unseen and event.card in unseen[-1]:
+            cards = list(unseen[-1])
+            cards.remove(event.card)
+            unseen = (*unseen[:-1], tuple(cards))
+        return changed(deck, left=deck.left - 1, unseen=unseen)
+    if isinstance(event, DamageDeckShuffled) and event.reason == "reshuffle":
+        pools = [list(cards) for cards in deck.unseen]
+        for old, new in zip(deck.discard, event.cards, strict=False):
+            which = unseen_deck(old)
+            if which is not None and which < len(pools) and new in pools[which]:
+                pools[which].remove(new)
+        new_deck = tuple(sorted(event.cards))
+        return changed(
+            deck,
+            discard=(),
+            left=len(event.cards),
+            unseen=(*(tuple(p) for p in pools), new_deck),
+        )
+    if isinstance(event, UnitDestroyed) and event.cards:
+        return discard_cards(deck, event.cards)
+    return deck
+
+
 def _top(deck: DeckState, dice: DiceSource) -> tuple[list[DomainEvent], str, DeckState]:
     """The top card, shuffling the discard pile into a new deck first when the deck is empty."""
     events: list[DomainEvent] = []
@@ -513,6 +670,8 @@ def _top(deck: DeckState, dice: DiceSource) -> tuple[list[DomainEvent], str, Dec
 def apply_deck(deck: DeckState, event: DomainEvent) -> DeckState:
     """Fold one event into the deck: a shuffle, a card dealt from the top, a destroyed ship's
     cards to the discard pile. Other events leave it as it is."""
+    if deck.named:
+        return _apply_named(deck, event)
     if isinstance(event, DamageDeckShuffled):
         order = replay_shuffle(event.cards, event.faces)
         if event.reason == "setup":
@@ -759,8 +918,11 @@ def _deal_next(
 ) -> tuple[list[DomainEvent], ShipHull]:
     """Deal the next owed card (shuffling the discards in first if the deck is empty); a ship
     that now holds as many cards as its hull is destroyed."""
-    events, card, deck = _top(deck, dice)
     face_up = dealing.face_up_next
+    if deck.named:
+        events, card = _named_card(ship, face_up, deck, dice, catalogue)
+    else:
+        events, card, deck = _top(deck, dice)
     effect = effect_of(catalogue, card) if face_up else None
     dealt = DamageCardDealt(ship=ship.id, card=card, face_up=face_up, effect=effect)
     events.append(dealt)

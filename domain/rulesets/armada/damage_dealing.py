@@ -5,7 +5,7 @@ outside any attack; :func:`deal_damage_cards` and :func:`suffer_damage` turn tha
 deck's events (:mod:`.damage`), and :func:`hull_of` is the ship as damage sees it. A face-up card
 dealt here whose effect needs a choice waits in ``state.dealings`` (:mod:`.integration` takes the
 choice). The deck is shuffled from the game's dice the first time a card could be dealt
-(:func:`ensure_deck`).
+(:func:`ensure_deck`), unless the game draws its cards by name (:func:`.damage.new_named_deck`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ def hull_of(state: ArmadaState, ship_id: str) -> dmg.ShipHull:
     return dmg.ShipHull(
         id=ship.id,
         side=ship.side,
+        name=ship.name,
         hull=state.card(ship_id).hull,
         shields=ship.shields,
         tokens=ship.defense,
@@ -42,8 +43,9 @@ def face_up_effects(state: ArmadaState, ship_id: str) -> tuple[str, ...]:
 
 
 def ensure_deck(state: ArmadaState, dice: DiceSource) -> list[DomainEvent]:
-    """The setup shuffle of the damage deck (SWA-DMG), when it has not happened yet."""
-    if state.deck_shuffled:
+    """The setup shuffle of the damage deck (SWA-DMG), when it has not happened yet (none with
+    named draws: the deck is never shuffled on record)."""
+    if state.deck_shuffled or state.deck.named:
         return []
     event, _ = dmg.new_deck(state.data.damage, dice)
     return [event]

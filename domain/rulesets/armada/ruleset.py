@@ -14,6 +14,7 @@ from domain.data_versions import ShippedData
 from domain.dice import DiceSource, SeededDice
 from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.frozen import changed
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
@@ -29,6 +30,7 @@ from domain.rulesets.armada import (
 )
 from domain.rulesets.armada.attack_events import AttackDeclared, AttackEnded
 from domain.rulesets.armada.commands import ArmadaCommand, PassTurn
+from domain.rulesets.armada.damage import new_named_deck
 from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.data import ArmadaData, resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
@@ -86,6 +88,8 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
         # the seed, or the line's first game id: a variation seals as its parent did
         salt_base = header.salt_base
         state = initial_state(scenario, data, resolve_options(dict(header.options)), salt_base)
+        if header.dice.named_cards:  # SWA-DMG: each card drawn is named, none shuffled
+            state = changed(state, deck=new_named_deck(data.damage))
         # a game recorded with an older version re-runs with that version's readings
         return state.model_copy(update={"rules_version": version_tuple(header.ruleset.version)})
 

@@ -17,8 +17,9 @@ sight and range band and a maneuver's path are drawn from the state.
 
 from __future__ import annotations
 
+from domain.cards import describe_draw
 from domain.chance import describe_roll
-from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
+from domain.events import CardDrawn, CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import (
     BoardView,
     Detail,
@@ -431,6 +432,8 @@ def describe(event: DomainEvent) -> str:
         return f"{who}: {event.command.get('type', '?')}"
     if isinstance(event, DiceRolled):
         return describe_roll(event)
+    if isinstance(event, CardDrawn):
+        return describe_draw(event)
     if isinstance(event, GameEnded):
         vp = ", ".join(f"{side} {n}" for side, n in event.vp.items())
         return f"game over: {event.winner} wins ({event.reason}) [{event.rule}]; scores {vp}"

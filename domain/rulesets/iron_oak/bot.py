@@ -116,7 +116,7 @@ def legal_commands(state: IronOakState, side: str | None) -> list[Any]:
 
 
 def _deal(state: IronOakState) -> Deal:
-    if not state.physical_dice:
+    if not state.physical_dice or state.named_cards:
         return Deal()
     # physical cards: the bot deals the deck as it lies (file order), first player first
     deck = full_deck(state)
@@ -486,6 +486,6 @@ def _exchange(state: IronOakState, side: Side) -> ExchangeCard:
 
 
 def _physical_draw(state: IronOakState) -> str | None:
-    if state.deck_known or not state.deck:
+    if state.deck_known or state.named_cards or not state.deck:
         return None
     return state.deck[0]

@@ -13,9 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from domain.cards import replay_shuffle, shuffle
+from domain.cards import card_request, draw_card_event, replay_shuffle, shuffle
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand
+from domain.events import CardDrawn, DomainEvent
 from domain.rulesets.iron_oak.action_cards import ActionCard
 from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import CardPlay, Deal, ExchangeCard
@@ -31,10 +32,13 @@ def full_deck(state: IronOakState) -> list[str]:
     return [card.id for card in state.data.cards.cards for _ in range(card.count)]
 
 
-def deal(state: IronOakState, side: Side | None, command: Deal, dice: DiceSource) -> CardsDealt:
+def deal(
+    state: IronOakState, side: Side | None, command: Deal, dice: DiceSource
+) -> list[DomainEvent]:
     """Shuffle and deal ``initial_hand`` cards to each side, first player first (IO-3.4); or
-    take the hands dealt with physical cards, or set by the umpire (no side) for a prepared
-    situation. A side may never choose the hands of a computer-dealt game."""
+    draw each card by name (a game with named draws); or take the hands dealt with physical
+    cards (a physical game made before named draws), or set by the umpire (no side) for a
+    prepared situation. A side may never choose the hands of a game whose cards are drawn."""
     size = state.data.tables.initial_hand
     deck = full_deck(state)
     if len(deck) < 2 * size:
@@ -42,16 +46,20 @@ def deal(state: IronOakState, side: Side | None, command: Deal, dice: DiceSource
             f"the action deck has {len(deck)} cards, too few for two hands of {size}",
             rule="IO-3.4",
         )
+    first = state.scenario.first_player
+    second: Side = "USA" if first == "CSA" else "CSA"
+    if command.hands is None and state.named_cards:
+        return _named_deal(state, (first, second), size, dice)
     if command.hands is None:
         order, faces = shuffle(deck, dice)
         end = dice.position
-        first = state.scenario.first_player
-        second: Side = "USA" if first == "CSA" else "CSA"
         hands = {first: list(order[:size]), second: list(order[size : 2 * size])}
-        return CardsDealt(faces=list(faces), deck=deck, hands=hands, next_die=end)
-    if side is not None and not state.physical_dice:
+        return [CardsDealt(faces=list(faces), deck=deck, hands=hands, next_die=end)]
+    if side is not None and (state.named_cards or not state.physical_dice):
+        how = "drawn by name (enter the cards drawn)" if state.named_cards else "dealt"
         raise IllegalCommand(
-            "the hands are dealt from the shuffled deck; naming them is for physical cards",
+            f"the hands are {how} from the deck; naming them in the order is for an umpire's "
+            "prepared situation",
             rule="IO-3.4",
         )
     if set(command.hands) != set(SIDES):
@@ -69,7 +77,44 @@ def deal(state: IronOakState, side: Side | None, command: Deal, dice: DiceSource
             f"the deck does not hold these cards: {sorted(missing.elements())}", rule="IO-3.4"
         )
     hands_dealt = {side: list(cards) for side, cards in command.hands.items()}
-    return CardsDealt(faces=[], deck=deck, hands=hands_dealt, known=False)
+    return [CardsDealt(faces=[], deck=deck, hands=hands_dealt, known=False)]
+
+
+DECK = "action deck"
+
+
+def _draw(
+    state: IronOakState, left: Counter[str], side: Side, purpose: str, dice: DiceSource
+) -> tuple[str, CardDrawn]:
+    """IO-3.4, named draws: one card from what is ``left`` of the action deck, into ``side``'s
+    hand (hidden from the other side)."""
+    names = {card.id: card.name for card in state.data.cards.cards}
+    request = card_request(
+        DECK, left, names, purpose=purpose, rule="IO-3.4", side=side, face_down=True
+    )
+    return draw_card_event(dice, request)
+
+
+def _named_deal(
+    state: IronOakState, sides: tuple[Side, Side], size: int, dice: DiceSource
+) -> list[DomainEvent]:
+    """IO-3.4 with named draws: each side's hand drawn card by card from the deck (first
+    player first), each card asked of the chance source for that side only, then the hands
+    dealt (the deck's order stays unknown)."""
+    deck = full_deck(state)
+    left = Counter(deck)
+    events: list[DomainEvent] = []
+    hands: dict[Side, list[str]] = {}
+    for who in sides:
+        hands[who] = []
+        for n in range(1, size + 1):
+            purpose = f"{who}'s initial hand, card {n} of {size}"
+            card, drawn = _draw(state, left, who, purpose, dice)
+            left[card] -= 1
+            hands[who].append(card)
+            events.append(drawn)
+    events.append(CardsDealt(faces=[], deck=deck, hands=hands, known=False))
+    return events
 
 
 def deck_after_deal(event: CardsDealt) -> tuple[str, ...]:
@@ -145,9 +190,12 @@ def hand(state: IronOakState, side: Side) -> Counter[str]:
     return Counter(state.hands.get(side, ()))
 
 
-def exchange(state: IronOakState, side: Side, command: ExchangeCard) -> list[CardExchanged]:
-    """IO-3.4: discard one card face down and draw one (the top of the deck; with physical
-    cards, the card named in ``draw``). ``discard=None`` passes."""
+def exchange(
+    state: IronOakState, side: Side, command: ExchangeCard, dice: DiceSource
+) -> list[DomainEvent]:
+    """IO-3.4: discard one card face down and draw one (the top of the deck; drawn by name in a
+    game with named draws; with physical cards before those, the card named in ``draw``).
+    ``discard=None`` passes."""
     if command.discard is None:
         return []
     if not may_exchange(state, side):
@@ -159,6 +207,17 @@ def exchange(state: IronOakState, side: Side, command: ExchangeCard) -> list[Car
     if command.discard not in state.hands.get(side, ()):
         raise IllegalCommand(f"{side} holds no {command.discard!r} card", rule="IO-3.4")
     drawn: str | None
+    if state.named_cards:
+        if command.draw is not None:
+            raise InvalidCommand(
+                "the card drawn is entered as a card drawn (wake submit --cards), not in the order",
+                rule="IO-3.4",
+            )
+        if not state.deck:
+            return [CardExchanged(side=side, discarded=command.discard, drawn=None)]
+        purpose = f"{side}'s card drawn in the card exchange"
+        drawn, event = _draw(state, Counter(state.deck), side, purpose, dice)
+        return [event, CardExchanged(side=side, discarded=command.discard, drawn=drawn)]
     if state.deck_known:
         if command.draw is not None:
             raise InvalidCommand("the deck order is recorded; the drawn card is not named")

@@ -148,10 +148,14 @@ def _table_steps(state: IronOakState) -> list[MenuOrder]:
         update={
             "key": "deal:named",
             "fields": hands,
-            "help": "physical cards, or an umpire's prepared hands",
+            "help": "an umpire's prepared hands"
+            if state.named_cards
+            else "physical cards, or an umpire's prepared hands",
         }
     )
-    return [_step("deal", "Deal the action cards (shuffled with the game's dice)", "IO-3.4"), named]
+    # with named draws each card dealt is asked as it is drawn (the chance source's draw_card)
+    how = "each card asked as it is drawn" if state.named_cards else "shuffled with the game's dice"
+    return [_step("deal", f"Deal the action cards ({how})", "IO-3.4"), named]
 
 
 def _step(kind: str, label: str, rule: str) -> MenuOrder:
@@ -368,7 +372,7 @@ def _exchange(state: IronOakState, side: Side) -> list[MenuOrder]:
             help="face down (IO-3.4)",
         )
     ]
-    if not state.deck_known and state.deck:
+    if not state.deck_known and state.deck and not state.named_cards:  # named: asked as drawn
         fields.append(
             MenuField(
                 name="draw",

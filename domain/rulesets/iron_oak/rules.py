@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, TypeAdapter
 
-from domain.dice import CustomDie, DiceSource, Die
+from domain.dice import CardRequest, CustomDie, DiceSource, Die
 from domain.errors import IllegalCommand, NotYourTurn, WrongPhase
 from domain.events import DomainEvent, GameEnded
 from domain.rulesets.iron_oak import fire, hands, orders, status
@@ -122,7 +122,7 @@ def _decide(
     choices: CollateralChoices | None,
 ) -> list[DomainEvent]:
     if isinstance(command, Deal):
-        return [hands.deal(state, side, command, dice)]
+        return hands.deal(state, side, command, dice)
     if isinstance(command, EndTurn):
         return victory(state)
     if side is None:
@@ -140,7 +140,7 @@ def _decide(
     if isinstance(command, RespondFire):
         return fire.decide_respond(state, side, command, dice, evolve, choices)
     if isinstance(command, ExchangeCard):
-        return list(hands.exchange(state, side, command))
+        return hands.exchange(state, side, command, dice)
     raise IllegalCommand(f"unknown order {command!r}")  # pragma: no cover
 
 
@@ -178,6 +178,13 @@ class _Recorded:
             self.position = self.inner.position
         self.faces.append(face)
         return face
+
+    def draw_card(self, request: CardRequest) -> str:
+        # no resolution that stops for a choice draws a card (IO-3.4 draws only in the deal
+        # and the exchange), so nothing is replayed here
+        card = self.inner.draw_card(request)
+        self.position = self.inner.position
+        return card
 
 
 def _hold(events: Sequence[DomainEvent], dice: _Recorded, made: Sequence[str]) -> list[DomainEvent]:
@@ -221,14 +228,14 @@ def _choose_collateral(
     base = resuming.base
     original = _COMMANDS.validate_python(resuming.command)
     made = (*awaiting.choices, command.location)
-    dice = _Recorded(dice, awaiting.faces, awaiting.start)
-    events = _resolve(base, resuming.side, original, dice, made)
+    recorded = _Recorded(dice, awaiting.faces, awaiting.start)
+    events = _resolve(base, resuming.side, original, recorded, made)
     done = fold_all(base, events[: awaiting.emitted], evolve)
     if done != state.model_copy(update={"awaiting": None, "resuming": None}):
         raise RuntimeError("internal error: the stopped order did not run the same again")
     stopped = paused(events)
     if stopped:
-        events = _hold(events, dice, made)
+        events = _hold(events, recorded, made)
     chosen = CollateralChosen(
         unit=awaiting.unit, side=awaiting.side, location=command.location, final=not stopped
     )

@@ -7,11 +7,12 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
+from domain.cards import redact_draw
 from domain.commands import OrderParser
 from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError, WakeError, validation_summary
-from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.events import CardDrawn, CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
@@ -121,6 +122,7 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
                 "rules_version": version_tuple(header.ruleset.version),
                 "salt_base": header.salt_base,  # a variation seals as its parent did
                 "physical_dice": header.dice.physical_from_start,
+                "named_cards": header.dice.named_cards,
             }
         )
 
@@ -201,8 +203,10 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         return IronOakState.model_validate(dict(data))
 
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
-        """Hands, the deck order and exchanged cards are hidden from the other side (IO-3.4);
-        order cards are sealed commitments until revealed (IO-3.2). A resolution stopped for a
+        """Hands, the deck order and exchanged cards are hidden from the other side (IO-3.4), and
+        so is a card drawn by name; the odds of each draw are the umpire's alone (what is left of
+        the one deck tells the other hand). Order cards are sealed commitments until revealed
+        (IO-3.2). A resolution stopped for a
         Collateral choice (IO-6.3.4) keeps the dice drawn so far, some for rolls not yet shown:
         the sides do not see them."""
         if viewer is None:
@@ -219,6 +223,12 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
             return event.model_copy(
                 update={"discarded": HIDDEN, "drawn": HIDDEN if event.drawn else None}
             )
+        if isinstance(event, CardDrawn):  # one deck, two hidden hands: the odds tell them
+            return redact_draw(event, viewer, shared_deck=True)
+        if isinstance(event, CommandIssued) and event.cards:
+            own = event.side == viewer and event.command.get("type") == "exchange_card"
+            if not own:  # the deal's cards are both hands
+                event = event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
         if isinstance(event, CommandIssued) and event.side != viewer:
             kind = event.command.get("type")
             if kind == "exchange_card" or (kind == "deal" and event.command.get("hands")):

@@ -201,6 +201,7 @@ class IronOakState(_State):
     # --- the turn (IO-3) ----------------------------------------------------------------
     salt_base: str = ""  # seeds the bot's order-card salts (domain.sealed)
     physical_dice: bool = False  # the game's dice (and cards) are physical
+    named_cards: bool = False  # each card drawn is asked of the chance source by name
     orders: dict[str, SealedOrder] = Field(default_factory=dict)  # this player-turn's cards
     done: tuple[str, ...] = ()  # units that have acted in the current segment
     pending_move: PendingMove | None = None

@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from domain.cards import describe_draw
 from domain.chance import describe_roll
 from domain.errors import WakeError
-from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
+from domain.events import CardDrawn, CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import (
     BoardView,
     CellView,
@@ -862,6 +863,8 @@ def describe(event: DomainEvent) -> str:
         return _describe_command(event)
     if isinstance(event, DiceRolled):
         return describe_roll(event)
+    if isinstance(event, CardDrawn):
+        return describe_draw(event)
     if isinstance(event, GameEnded):
         outcome = f"{event.winner} wins" if event.winner else "draw"
         vp = ", ".join(f"{side} {n}" for side, n in event.vp.items())

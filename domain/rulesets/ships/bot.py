@@ -363,7 +363,7 @@ def candidates(state: ShipsState, player: str | None) -> list[Any]:
     if player is None:
         if state.phase != "setup":
             return []
-        if state.physical and not state.deck_known:
+        if state.physical and not state.deck_known and not state.named_cards:
             return [scribe_start(state)]
         return [StartBattle()]
     if player not in to_act(state):

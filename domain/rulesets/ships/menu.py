@@ -181,8 +181,10 @@ def _start(state: ShipsState) -> list[MenuOrder]:
     battle = state.battle + 1
     rule = "ST-1.2" if battle == 1 else "ST-4.3"
     out = []
-    if not state.physical or state.deck_known:
+    if not state.physical or state.deck_known or state.named_cards:
         how = " (decks shuffled with dice)" if state.physical else ""
+        if state.named_cards:  # each card asked of the chance source as it is drawn
+            how = " (each card and order card asked as it is drawn)"
         out.append(
             _order(
                 "start_battle",
@@ -192,7 +194,7 @@ def _start(state: ShipsState) -> list[MenuOrder]:
                 rule,
             )
         )
-    if state.physical:
+    if state.physical and not state.named_cards:
         out.append(_named_start(state, battle, rule))
     return out
 

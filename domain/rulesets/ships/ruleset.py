@@ -7,11 +7,12 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
+from domain.cards import redact_draw
 from domain.commands import OrderParser
 from domain.data_versions import ShippedData
 from domain.dice import DiceSource
 from domain.errors import ScenarioError
-from domain.events import CommandIssued, DomainEvent, EventRegistry
+from domain.events import CardDrawn, CommandIssued, DomainEvent, EventRegistry
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import SealedItem
@@ -96,6 +97,7 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             players=players,
             salt_base=header.salt_base,  # a variation seals as its parent did
             physical=header.dice.physical_from_start,
+            named_cards=header.dice.named_cards,
         )
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
@@ -159,7 +161,8 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
     def redact(self, event: DomainEvent, viewer: str | None) -> DomainEvent:
         """Nobody sees a deck's order (the shuffle faces), only its own deck's list; a player
         sees only its own draws
-        (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws. A face-down
+        (ST-1.2, ST-1.7, ST-4.3) and, in a physical game, only its own named draws (the cards
+        entered with a battle's setup are every player's, so none of them). A face-down
         fleet is a digest to everyone but its owner until revealed (ST-1.3, ST-1.9); cards
         played are public once played."""
         if viewer is None:
@@ -169,6 +172,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
             return event.model_copy(update={"faces": [], "deck": deck})
         if isinstance(event, CardsDrawn) and event.player != viewer:
             return event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
+        if isinstance(event, CardDrawn):  # each player draws from its own deck
+            return redact_draw(event, viewer)
+        if isinstance(event, CommandIssued) and event.cards:  # every player's draws at once
+            event = event.model_copy(update={"cards": [HIDDEN] * len(event.cards)})
         if isinstance(event, FleetCommitted) and event.player != viewer and event.fleet:
             return event.model_copy(update={"fleet": None})
         if (

@@ -2,7 +2,12 @@
 8 (ST-1.2, ST-4.3), order cards (ST-1.2), drawing two at a time until a ship card shows (ST-1.7),
 dropping out (ST-5.5); fleets formed face down (ST-1.3) and revealed (ST-1.9).
 
-With physical cards a scribe enters what was drawn: the turn order and, per player, the cards in
+With named draws (a game whose header says ``cards: "named"``) no shuffle is recorded: each card
+a player draws, and each order card, is asked of the game's chance source by name
+(``domain.cards.draw_card_event``; at a table, the scribe enters the card drawn) and recorded
+with its exact chance: (copies left in that player's deck) / (cards left), and 1/k for the next
+order card among the k players not yet drawn. In a physical game made before named draws a
+scribe names what was drawn in the order itself: the turn order and, per player, the cards in
 the order drawn; they are checked against what the deck can still hold, and from then on the
 deck's order is unknown (every later draw is named)."""
 
@@ -12,7 +17,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
-from domain.cards import shuffle, shuffle_probability
+from domain.cards import card_request, draw_card_event, shuffle, shuffle_probability
 from domain.dice import DiceSource
 from domain.errors import IllegalCommand, InvalidCommand, NotYourTurn, WrongPhase
 from domain.events import DomainEvent
@@ -57,13 +62,44 @@ class _Named:
         return got
 
 
-def _draw(em: Emitter, player: str, n: int, rule: str, named: _Named | None) -> list[str]:
-    """Draw up to ``n`` from the top (or as named); an empty deck stops the draw (ST-5.5)."""
+_WHY = {"ST-1.2": "draw", "ST-4.3": "refill", "ST-1.7": "draw for a ship card"}
+
+
+def _draw(
+    em: Emitter, player: str, n: int, rule: str, named: _Named | None, dice: DiceSource
+) -> list[str]:
+    """Draw up to ``n`` from the top (as named in the order, or each by name from the chance
+    source with named draws); an empty deck stops the draw (ST-5.5)."""
     p = em.state.players[player]
     k = min(n, len(p.deck))
-    cards = named.take(k, rule) if named is not None else list(p.deck[:k])
+    if em.state.named_cards:
+        cards = _draw_named(em, player, k, rule, dice)
+    else:
+        cards = named.take(k, rule) if named is not None else list(p.deck[:k])
     if k or n:
         em.emit(ev.CardsDrawn(player=player, cards=cards, rule=rule, empty=k < n))
+    return cards
+
+
+def _draw_named(em: Emitter, player: str, k: int, rule: str, dice: DiceSource) -> list[str]:
+    p = em.state.players[player]
+    left = Counter(p.deck)
+    names = {card.id: card.name for card in em.state.data.cards.cards}
+    cards: list[str] = []
+    for n in range(1, k + 1):
+        request = card_request(
+            f"{p.name}'s deck",
+            left,
+            names,
+            purpose=f"{p.name}'s {_WHY[rule]}, card {n} of {k}",
+            rule=rule,
+            side=player,
+            face_down=True,
+        )
+        card, drawn = draw_card_event(dice, request)
+        em.emit(drawn)
+        left[card] -= 1
+        cards.append(card)
     return cards
 
 
@@ -79,12 +115,18 @@ def start_battle(
     if state.phase != "setup" or state.finished:
         raise WrongPhase("a battle is under way", rule="ST-4.3")
     named_mode = cmd.draws is not None or cmd.order is not None
+    if named_mode and state.named_cards:
+        raise InvalidCommand(
+            "each card drawn (and each order card) is entered as a card drawn, not named in the "
+            "order",
+            rule="ST-1.2",
+        )
     if named_mode and not state.physical:
         raise InvalidCommand(
             "the order and the draws come from the game's dice; naming them is for physical cards",
             rule="ST-1.2",
         )
-    if state.physical and not state.deck_known and cmd.draws is None:
+    if state.physical and not state.deck_known and cmd.draws is None and not state.named_cards:
         raise InvalidCommand(
             "the deck order is not recorded (physical cards): name the cards drawn",
             rule="ST-4.3",
@@ -101,7 +143,7 @@ def start_battle(
         for pid in state.seating:
             deck = next(d for d in state.data.decks.decks if d.id == state.players[pid].deck_id)
             full = deck.full()
-            if cmd.draws is not None:
+            if cmd.draws is not None or state.named_cards:  # shuffled at the table
                 em.emit(ev.DeckShuffled(player=pid, deck=full, known=False))
                 continue
             start = dice.position
@@ -131,11 +173,11 @@ def start_battle(
     for pid in playing:
         need = size - len(em.state.players[pid].hand)
         if need > 0:
-            _draw(em, pid, need, refill_rule, namers.get(pid))
+            _draw(em, pid, need, refill_rule, namers.get(pid), dice)
     _order(em, playing, cmd, dice, battle)
     for pid in list(em.state.order):  # ST-1.7, in turn order
         while not has_ship(em.state, em.state.players[pid].hand) and em.state.players[pid].deck:
-            _draw(em, pid, 2, "ST-1.7", namers.get(pid))
+            _draw(em, pid, 2, "ST-1.7", namers.get(pid), dice)
         if not has_ship(em.state, em.state.players[pid].hand):
             em.emit(ev.PlayerDroppedOut(player=pid, vp=em.state.players[pid].vp))
     for pid, named in namers.items():
@@ -167,6 +209,13 @@ def _order(
             )
         em.emit(ev.TurnOrderDrawn(battle=battle, order=list(cmd.order), p_outcome=p, odds=odds))
         return
+    if em.state.named_cards:
+        em.emit(
+            ev.TurnOrderDrawn(
+                battle=battle, order=_order_named(em, playing, dice, battle), p_outcome=p, odds=odds
+            )
+        )
+        return
     order, faces = shuffle(playing, dice)
     em.emit(
         ev.TurnOrderDrawn(
@@ -178,6 +227,33 @@ def _order(
             next_die=dice.position,
         )
     )
+
+
+def _order_named(em: Emitter, playing: list[str], dice: DiceSource, battle: int) -> list[str]:
+    """ST-1.2 with named draws: the order cards drawn one after another, each naming the next
+    player in turn order, 1/k for each of the k players not yet drawn (the last one is
+    certain and not asked)."""
+    names = {pid: em.state.players[pid].name for pid in playing}
+    left = list(playing)
+    order: list[str] = []
+    while left:
+        request = card_request(
+            "order cards",
+            left,
+            names,
+            purpose=f"battle {battle}: the player who acts {_ordinal(len(order) + 1)}",
+            rule="ST-1.2",
+            side=None,
+        )
+        pid, drawn = draw_card_event(dice, request, among="order cards left")
+        em.emit(drawn)
+        left.remove(pid)
+        order.append(pid)
+    return order
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def _check_turn(state: ShipsState, side: str | None, phase: str, rule: str) -> str:

@@ -97,6 +97,7 @@ class ShipsState(_Model):
     salt_base: str = ""
     physical: bool = False
     deck_known: bool = True
+    named_cards: bool = False  # each card drawn is asked of the chance source by name
     finished: bool = False
 
     @property

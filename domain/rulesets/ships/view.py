@@ -6,7 +6,8 @@ shows a player only its own; a fleet placed face down is a sealed marker until r
 
 from __future__ import annotations
 
-from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
+from domain.cards import describe_draw
+from domain.events import CardDrawn, CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, Detail, GameView, ResultView, SideView, UnitView
 from domain.rulesets.ships import events as ev
 from domain.rulesets.ships import provisional as prov
@@ -295,6 +296,8 @@ def describe(event: DomainEvent) -> str:
         return f"order #{e.index} from {e.side or 'umpire'}: {e.command.get('type')}"
     if isinstance(e, DiceRolled):
         return f"{e.purpose}: {e.outcome}"
+    if isinstance(e, CardDrawn):
+        return describe_draw(e)
     if isinstance(e, GameEnded):
         return f"game over: {e.winner or 'draw'} ({e.reason}); VP {e.vp}"
     if isinstance(e, ev.BattleStarted):
