@@ -471,6 +471,12 @@ class GameStore(Application[UUID]):
             raise OrderConflict(_moved_on(None, expected)) from exc
         return facts
 
+    def facts_after(self, game_id: str, seq: int) -> list[Fact]:
+        """The game's facts after event ``seq``, as stored (unchecked: for a page's latest
+        events, which reads a few rows rather than the whole game)."""
+        rows = self._stored(self._uid(game_id), gt=seq + 1)
+        return [Fact.model_validate(fact) for fact in _FactRows(rows, game_id)]
+
     def moved_on(self, game_id: str, seq: int) -> bool:
         """Whether the game has more than ``seq`` events (another writer appended): one row
         read, for a page that watches a game."""

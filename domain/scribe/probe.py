@@ -96,6 +96,13 @@ class CardAsk:
     def side(self) -> str | None:
         return getattr(self.request, "side", None)
 
+    @property
+    def private(self) -> bool:
+        """The card goes to a hidden hand: what is left in the deck is for its owner's eyes
+        (and the umpire's) only, and even then only as names (the counts would tell what the
+        others hold)."""
+        return bool(getattr(self.request, "face_down", False))
+
     def choices(self) -> list[tuple[str, str, int]]:
         """(card id, display name, copies that may still be drawn), by display name."""
         names = dict(getattr(self.request, "names", ()))
@@ -207,11 +214,13 @@ class _ProbingSource:
                 deck = getattr(request, "deck", "deck")
                 raise DiceMismatch(f"no {card} is left in the {deck} to be drawn")
             self.cards_used += 1
+            self.position += 1  # a card drawn counts as one die (domain.dice.CardRequest)
             return card
         if self.stand_in is None:
             raise _Stop(card=CardAsk(request))
         if self.first_stand_in is None:
             self.first_stand_in = self.position
+        self.position += 1
         return str(next(cid for cid, n in request.choices if n > 0))
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
@@ -18,7 +19,8 @@ TIMEOUT_MS = 30_000
 class Clicks:
     """Clicks and seconds per order, as a scripted scribe enters them (the benchmark's figures)."""
 
-    orders: list[tuple[str, int, float]] = field(default_factory=list)  # (label, clicks, seconds)
+    # (order type, clicks, seconds)
+    orders: list[tuple[str, int, float]] = dataclass_field(default_factory=list)
     _count: int = 0
     _start: float = 0.0
 
@@ -135,5 +137,257 @@ def click_unit(page: Any, unit: str, clicks: Clicks | None = None) -> None:
 
 def text(page: Any) -> str:
     """The page's main text (the sidebar left out)."""
-    main = page.locator("[data-testid=\"stMain\"]")
+    main = page.locator('[data-testid="stMain"]')
     return str(main.inner_text() if main.count() else page.inner_text("body"))
+
+
+# --------------------------------------------------------------------------- a scripted scribe
+
+
+def _label_pattern(label: str) -> re.Pattern[str]:
+    """A field's label as an accessible name: Streamlit keeps the Markdown escapes
+    (backslashes) in it, so each character may follow one."""
+    return re.compile("".join(r"\\?" + re.escape(ch) for ch in label[:40]))
+
+
+def _choice_text(field: Any, value: Any, values: dict[str, Any]) -> str:
+    from domain.scribe.menu import open_choices
+
+    for choice in open_choices(field, values):
+        if choice.value == value:
+            return str(choice.label + (f" · {choice.detail}" if choice.detail else ""))
+    raise AssertionError(f"{field.label}: {value!r} is not open")
+
+
+class ScriptedScribe:
+    """A person entering a game on the scribe's page, order after order: what to order comes
+    from the bot (through the ruleset's menu, so every click is one a person would make);
+    sealed choices are made by their first open values; dice faces and cards drawn are
+    picked by a seeded random generator. Counts clicks and seconds per order."""
+
+    def __init__(
+        self,
+        page: Any,
+        store_path: str,
+        game_id: str,
+        seed: int = 1,
+        devices: dict[str | None, Any] | None = None,
+    ) -> None:
+        """``devices``: in hosted mode, each side's page (its own link) and the umpire's
+        (``None``): each order is entered on the page of the side that gives it."""
+        import random
+
+        from domain.store import GameStore
+
+        self.page = page
+        self.devices = devices or {}
+        self.store = GameStore(store_path)
+        self.game_id = game_id
+        self.random = random.Random(seed)
+        self.clicks = Clicks()
+
+    def _state(self) -> Any:
+        from domain.scribe import table as T
+
+        self.game_id = T.current_game(self.store, self.game_id)
+        return self.store.state(self.game_id)
+
+    def _plan(self, state: Any) -> tuple[Any, Any, dict[str, Any]]:
+        """(side, menu order, values) for the next order."""
+        from domain.scribe import table as T
+        from domain.scribe.menu import match_command, missing
+
+        ruleset = state.ruleset
+        side = ruleset.to_act(state.rules)[0]
+        menu = T.menu(self.store, state, side)
+        bot = ruleset.bot_command(T.rules_for(self.store, state, side), side)
+        command = bot.model_dump(mode="json") if bot is not None else {}
+
+        def normal(command: Any) -> Any:
+            return ruleset.parse_command(dict(command)).model_dump(mode="json")
+
+        for order in menu:
+            if order.sealed and order.type == command.get("type"):
+                found = self._sealed_values(state, side, order)
+                if found is not None:
+                    return side, order, found
+            if not order.sealed:
+                found = match_command(order, command, normal)
+                if found is not None:
+                    return side, order, found
+        # the bot's own plan differs from what this side sealed (its reveal opens what was
+        # sealed): an order of the same kind with nothing left to choose
+        for order in menu:
+            if order.type == command.get("type") and not order.sealed and not missing(order, {}):
+                return side, order, {}
+        raise AssertionError(f"no menu order gives the bot's {command.get('type')}")
+
+    def _sealed_values(self, state: Any, side: Any, order: Any) -> dict[str, Any] | None:
+        """Secret values the rules accept for a sealed order: the first open choices, else
+        random ones (a legal fleet, order cards, dials)."""
+        from domain.errors import WakeError
+        from domain.scribe import table as T
+        from domain.scribe.menu import missing, open_choices
+
+        for attempt in range(60):
+            values: dict[str, Any] = {}
+            for field in order.fields:
+                choices = open_choices(field, {**values, field.name: []})
+                if not choices:
+                    continue
+                pick = choices[0] if attempt == 0 else self.random.choice(choices)
+                if field.kind == "many":
+                    need = max(field.min_count, 1 if field.ordered else 0)
+                    values[field.name] = [pick.value] * need
+                elif field.kind == "one":
+                    values[field.name] = pick.value
+            if missing(order, values):
+                continue
+            try:
+                T.sealed_command(self.store, state, side, order, values)
+            except WakeError:
+                continue
+            return values
+        return None
+
+    def _pick_side(self, side: Any, state: Any) -> None:
+        acting = state.ruleset.to_act(state.rules)
+        if len(acting) < 2:
+            return
+        names = {s.id: s.name for s in state.header.sides}
+        shown = names.get(side, side) if side else "the table"
+        group = self.page.get_by_role("radiogroup", name="Deciding for")
+        if group.count():
+            group.get_by_role("radio", name=shown, exact=True).click()
+            settle(self.page)
+
+    def _fill(self, order: Any, values: dict[str, Any]) -> None:
+        page = self.page
+        so_far: dict[str, Any] = {}
+        for field in order.fields:
+            if field.name not in values:
+                continue
+            value = values[field.name]
+            group = page.get_by_role("radiogroup", name=_label_pattern(field.label)).first
+            if field.kind == "one":
+                if value == field.default and field.optional:
+                    so_far[field.name] = value
+                    continue
+                group.get_by_role(
+                    "radio", name=_choice_text(field, value, so_far), exact=True
+                ).click()
+                self.clicks.click()
+                settle(page)
+            elif field.kind == "many" and (field.ordered or not field.distinct):
+                adder = page.get_by_role("radiogroup", name=_label_pattern(f"Add to {field.label}"))
+                for i, item in enumerate(value):
+                    name = _choice_text(field, item, {**so_far, field.name: value[:i]})
+                    adder.first.get_by_role("radio", name=name, exact=True).click()
+                    self.clicks.click()
+                    settle(page)
+            elif field.kind == "many":
+                for i, item in enumerate(value):
+                    name = _choice_text(field, item, {**so_far, field.name: value[:i]})
+                    group.get_by_role("radio", name=name, exact=True).click()
+                    self.clicks.click()
+                    settle(page)
+            elif field.kind == "point":
+                click_board(page, float(value[0]), float(value[1]), self.clicks)
+            elif field.kind == "integer" and field.low is not None and field.high is not None:
+                if value != field.default:
+                    group.get_by_role("radio", name=str(value), exact=True).click()
+                    self.clicks.click()
+                    settle(page)
+            elif field.kind in ("integer", "number"):
+                box = page.get_by_role("spinbutton", name=_label_pattern(field.label)).first
+                box.fill(str(value))
+                box.press("Enter")
+                self.clicks.click()
+                settle(page)
+            elif field.kind == "flag" and bool(value) != bool(field.default):
+                page.get_by_text(field.label, exact=True).first.click()
+                self.clicks.click()
+                settle(page)
+            so_far[field.name] = value
+
+    def _chance(self, before: int) -> None:
+        """Enter dice faces and cards until the order is stored."""
+        page = self.page
+        deadline = time.monotonic() + 400
+        while self.store.state(self.game_id).seq == before:
+            if time.monotonic() > deadline:
+                page.screenshot(path="artifacts/browser/FAILED-scripted-scribe.png")
+                raise AssertionError(f"the order was not stored; the page shows:\n{text(page)}")
+            body = text(page)
+            if "Refused:" in body and "Roll:" not in body and "Draw:" not in body:
+                raise AssertionError(body[-800:])
+            dice = page.get_by_role("radiogroup", name=re.compile(r"die \d+: "))
+            cards = page.get_by_role("radiogroup", name="The card drawn")
+            if dice.count():
+                radios = dice.first.get_by_role("radio")
+                radios.nth(self.random.randrange(radios.count())).click()
+                self.clicks.click()
+                settle(page)
+            elif cards.count():
+                cards.first.get_by_role("radio").first.click()
+                self.clicks.click()
+                settle(page)
+            else:
+                page.wait_for_timeout(200)
+
+    def order(self) -> str:
+        """Enter the next order as a person would; its label."""
+        state = self._state()
+        side, order, values = self._plan(state)
+        print(f"scripted scribe: event {state.seq}, {side}: {order.label} {values}")
+        if self.devices:
+            self.page = self.devices.get(side) or self.devices[None]
+            settle(self.page, re.compile(rf"event {state.seq} "))
+        page = self.page
+        self.clicks.begin()
+        self._pick_side(side, state)
+        page.get_by_role("radiogroup", name="Orders").get_by_role(
+            "radio", name=re.compile("^" + re.escape(order.label))
+        ).first.click()
+        self.clicks.click()
+        settle(page)
+        self._fill(order, values)
+        give(page, self.clicks)
+        self._chance(state.seq)
+        self.clicks.end(order.type)
+        settle(page)
+        return str(order.label)
+
+
+def find_refusal(store: Any, state: Any, side: Any) -> tuple[Any, dict[str, Any], str] | None:
+    """An order the menu offers that ``decide`` refuses, naming a rule: (menu order, values,
+    rule), trying each order's combinations of open choices (a few hundred at most)."""
+    import itertools
+
+    from domain.errors import WakeError
+    from domain.scribe import table as T
+    from domain.scribe.menu import build_command, open_choices
+    from domain.scribe.probe import preview
+
+    for order in T.menu(store, state, side):
+        if order.sealed:
+            try:
+                T.sealed_command(store, state, side, order, {})
+            except WakeError as exc:
+                if exc.rule:
+                    return order, {}, exc.rule
+            continue
+        ones = [f for f in order.fields if f.kind == "one" and not f.optional]
+        if len(ones) != len(order.fields):
+            continue  # points and picks of several: judged by decide only once entered
+        pools = [[c.value for c in open_choices(f, {})] for f in ones]
+        for combo in itertools.islice(itertools.product(*pools), 300):
+            values = dict(zip([f.name for f in ones], combo, strict=True))
+            try:
+                command = build_command(order, values)
+            except WakeError:
+                continue
+            seen = preview(state, side, command)
+            if seen.status == "refused" and seen.error is not None and seen.error.rule:
+                return order, values, seen.error.rule
+    return None

@@ -75,10 +75,15 @@ def dice_entry(ask: DiceAsk, side_names: Mapping[str, str], before: int) -> None
         st.button("Undo the last die", key="face|undo", on_click=_drop_face)
 
 
-def card_entry(ask: CardAsk, side_names: Mapping[str, str]) -> None:
-    """The cards that may have been drawn (by name, with the copies left) as buttons."""
-    st.markdown(f"**Draw:** {_md(ask.text(side_names))}")
-    labels = {card: f"{name} ({copies} left)" for card, name, copies in ask.choices()}
+def card_entry(ask: CardAsk, side_names: Mapping[str, str], *, counts: bool = True) -> None:
+    """The cards that may have been drawn, by name, as buttons; with ``counts`` the copies
+    left of each (not on a player's own page for a card going to a hidden hand: the counts
+    would tell which cards the others hold)."""
+    st.markdown(f"**Draw:** {_md(ask.text(side_names) if counts else ask.request.purpose)}")
+    labels = {
+        card: f"{name} ({copies} left)" if counts else name
+        for card, name, copies in ask.choices()
+    }
     at = len(cards())
     picked = st.pills(
         "The card drawn",

@@ -208,7 +208,7 @@ def _page(store: GameStore, state: GameState, access: T.Access) -> None:
     board_col, orders_col = st.columns([3, 2])
     with orders_col:
         if pending is not None:
-            _chance(store, state, pending, names)
+            _chance(store, state, pending, names, access)
         elif mine:
             order, values = _orders(store, state, side, menu, order)
             target = click_target(menu, order, values, view)
@@ -359,7 +359,11 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
 
 
 def _chance(
-    store: GameStore, state: GameState, pending: dict[str, Any], names: dict[str, str]
+    store: GameStore,
+    state: GameState,
+    pending: dict[str, Any],
+    names: dict[str, str],
+    access: T.Access,
 ) -> None:
     """Ask for the dice or card the pending order needs next; store it when nothing is left."""
     st.markdown(f"**{_md(pending['label'])}**")
@@ -374,7 +378,10 @@ def _chance(
     elif needs.status == "dice" and needs.dice is not None:
         chance.dice_entry(needs.dice, names, needs.faces_used)
     elif needs.status == "card" and needs.card is not None:
-        chance.card_entry(needs.card, names)
+        if needs.card.private and not access.sees_all and needs.card.side != access.side:
+            st.info("The card drawn goes to a hidden hand: its owner or the umpire enters it.")
+        else:
+            chance.card_entry(needs.card, names, counts=access.sees_all or not needs.card.private)
     if st.button("Cancel this order", key="cancel"):
         _reset_order()
         st.rerun()
@@ -395,8 +402,7 @@ def _controls(store: GameStore, state: GameState, access: T.Access) -> None:
                 st.warning("The bot has no order to give now.")
             else:
                 _give(store, state, envelope.side, envelope.command, "the bot's order")
-        given = len(T.orders_in(store.facts(state.header.game_id, check=False)[1]))
-        if given and st.button("Take back the last order", key="take_back"):
+        if state.commands and st.button("Take back the last order", key="take_back"):
             try:
                 T.take_back(store, state.header.game_id, 1)
             except WakeError as exc:
@@ -463,10 +469,10 @@ def _log(store: GameStore, state: GameState, viewer: str | None) -> None:
     if state.seq == 0:
         st.text("Nothing has happened yet.")
         return
-    _, facts = store.facts(state.header.game_id, check=False)
+    facts = store.facts_after(state.header.game_id, max(0, state.seq - LOG_LINES))
     ruleset = state.ruleset
     lines = []
-    for fact in facts[-LOG_LINES:]:
+    for fact in facts:
         event = decode(state, fact)
         if isinstance(event, CommandIssued):
             continue
