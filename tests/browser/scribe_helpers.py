@@ -366,23 +366,36 @@ def find_refusal(store: Any, state: Any, side: Any) -> tuple[Any, dict[str, Any]
 
     from domain.errors import WakeError
     from domain.scribe import table as T
-    from domain.scribe.menu import build_command, open_choices
+    from domain.scribe.menu import build_command, missing, open_choices
     from domain.scribe.probe import preview
 
     for order in T.menu(store, state, side):
         if order.sealed:
+            if missing(order, {}):
+                continue  # the page asks for the rest before it judges
             try:
                 T.sealed_command(store, state, side, order, {})
             except WakeError as exc:
                 if exc.rule:
                     return order, {}, exc.rule
             continue
-        ones = [f for f in order.fields if f.kind == "one" and not f.optional]
-        if len(ones) != len(order.fields):
-            continue  # points and picks of several: judged by decide only once entered
-        pools = [[c.value for c in open_choices(f, {})] for f in ones]
-        for combo in itertools.islice(itertools.product(*pools), 300):
-            values = dict(zip([f.name for f in ones], combo, strict=True))
+        fields = [f for f in order.fields if f.kind in ("one", "many")]
+        if len(fields) != len(order.fields):
+            continue  # points and numbers: judged by decide only once entered
+        pools = []
+        for f in fields:
+            values_open = [c.value for c in open_choices(f, {f.name: []})]
+            if f.kind == "one":
+                pools.append([*values_open, *([None] if f.optional else [])])
+            elif f.ordered:
+                pools.append([*[[v] for v in values_open][:6], []])
+            else:  # a few picks of several (two at most)
+                pairs = [list(p) for p in itertools.combinations(values_open[:6], 2)]
+                pools.append([[], *([v] for v in values_open[:6]), *pairs])
+        for combo in itertools.islice(itertools.product(*pools), 500):
+            values = {
+                f.name: v for f, v in zip(fields, combo, strict=True) if v is not None
+            }
             try:
                 command = build_command(order, values)
             except WakeError:

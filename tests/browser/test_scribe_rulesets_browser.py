@@ -70,12 +70,22 @@ def _refuse(scribe: ScriptedScribe, devices: dict[Any, Any]) -> str | None:
     settle(page)
     chosen: dict[str, Any] = {}
     for field in order.fields:
-        if field.name in values:
-            group = page.get_by_role("radiogroup", name=_label_pattern(field.label)).first
-            name = _choice_text(field, values[field.name], chosen)
+        value = values.get(field.name)
+        if value is None or value == []:
+            continue
+        group = page.get_by_role("radiogroup", name=_label_pattern(field.label)).first
+        if field.kind == "many":
+            adder = page.get_by_role("radiogroup", name=_label_pattern(f"Add to {field.label}"))
+            for i, item in enumerate(value):
+                name = _choice_text(field, item, {**chosen, field.name: value[:i]})
+                where = adder.first if field.ordered else group
+                where.get_by_role("radio", name=name, exact=True).click()
+                settle(page)
+        else:
+            name = _choice_text(field, value, chosen)
             group.get_by_role("radio", name=name, exact=True).click()
             settle(page)
-            chosen[field.name] = values[field.name]
+        chosen[field.name] = value
     settle(page, "Refused:")
     assert f"[rule {rule}" in text(page), text(page)[-600:]
     assert page.get_by_role("button", name=re.compile("Give the order|Choose")).first.is_disabled()
@@ -89,7 +99,7 @@ def _refuse(scribe: ScriptedScribe, devices: dict[Any, Any]) -> str | None:
 
 
 CASES = [
-    ("iron_oak", "hampton_roads", 14),
+    ("iron_oak", "hampton_roads", 32),
     ("armada", "core_learning", 14),
     ("ships", "multi2", 10),
 ]

@@ -56,7 +56,7 @@ def as_click(value: Any) -> Click | None:
 
 
 def board_input(
-    figure: go.Figure,
+    figure: go.Figure | str,
     *,
     key: str,
     figure_key: str,
@@ -64,9 +64,10 @@ def board_input(
     free: Free = "none",
     hint: str = "",
 ) -> Click | None:
-    """Draw ``figure``; the last click (a unit among ``pickable``, or a free point or box)."""
+    """Draw ``figure`` (or its JSON); the last click (a unit among ``pickable``, or a free
+    point or box)."""
     value = _component(
-        figure=figure.to_json(),
+        figure=figure if isinstance(figure, str) else figure.to_json(),
         figure_key=figure_key,
         pickable=pickable,
         free=free,

@@ -210,7 +210,7 @@ def _page(store: GameStore, state: GameState, access: T.Access) -> None:
         if pending is not None:
             _chance(store, state, pending, names, access)
         elif mine:
-            order, values = _orders(store, state, side, menu, order)
+            order, values = _orders(store, state, side, menu, order, viewer)
             target = click_target(menu, order, values, view)
         _controls(store, state, access)
     with board_col:
@@ -251,6 +251,7 @@ def _orders(
     side: str | None,
     menu: Sequence[MenuOrder],
     order: MenuOrder | None,
+    viewer: str | None,
 ) -> tuple[MenuOrder | None, dict[str, Any]]:
     """The menu as buttons, the chosen order's form, its preview and the button that gives it."""
     if not menu:
@@ -293,14 +294,15 @@ def _orders(
             problem = _refusal(state, seen.error)
             command = None
         elif seen.events and not order.sealed:
-            lines = [state.ruleset.describe(e) for e in seen.events[:6]]
+            ruleset = state.ruleset
+            lines = [ruleset.describe(ruleset.redact(e, viewer)) for e in seen.events[:6]]
             st.text("\n".join(lines))
     if problem:
         st.error(_md(problem))
     label = "Give the order" if not left else f"Choose: {left[0].label}"
     if st.button(_md(label), type="primary", disabled=command is None, key="give"):
         assert command is not None
-        _give(store, state, side, command, order.label)
+        _give(store, state, side, command, order.label, viewer)
     return order, values
 
 
@@ -314,7 +316,12 @@ def _refusal(state: GameState, error: WakeError) -> str:
 
 
 def _give(
-    store: GameStore, state: GameState, side: str | None, command: dict[str, Any], label: str
+    store: GameStore,
+    state: GameState,
+    side: str | None,
+    command: dict[str, Any],
+    label: str,
+    viewer: str | None,
 ) -> None:
     """Give the order now (computer dice) or go on to its dice and cards (physical)."""
     pending = {
@@ -323,6 +330,7 @@ def _give(
         "side": side,
         "command": command,
         "label": label,
+        "viewer": viewer,  # whose eyes the page's message is for
     }
     chance.reset()
     if state.header.dice.mode == "physical":
@@ -352,7 +360,12 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
         _flash("error", _refusal(state, exc))
         st.rerun()
     ruleset = state.ruleset
-    said = [ruleset.describe(decode(state, f)) for f in facts if f.topic != CommandIssued.TOPIC][:4]
+    viewer = pending.get("viewer")
+    said = [
+        ruleset.describe(ruleset.redact(decode(state, f), viewer))
+        for f in facts
+        if f.topic != CommandIssued.TOPIC
+    ][:4]
     _reset_order()
     _flash("success", f"Recorded: {pending['label']}. " + " · ".join(said))
     st.rerun()
@@ -401,7 +414,7 @@ def _controls(store: GameStore, state: GameState, access: T.Access) -> None:
             if envelope is None:
                 st.warning("The bot has no order to give now.")
             else:
-                _give(store, state, envelope.side, envelope.command, "the bot's order")
+                _give(store, state, envelope.side, envelope.command, "the bot's order", None)
         if state.commands and st.button("Take back the last order", key="take_back"):
             try:
                 T.take_back(store, state.header.game_id, 1)
@@ -452,7 +465,10 @@ def _board(
         hint = f"Click the board: {target.field.label}"
     elif target.pickable:
         hint = "Click a unit to give it an order"
-    figure = board_figure(shown, highlight, height=board_height(shown))
+    if order is None:  # the position as it stands: the same for every page of this view
+        figure = _plain_board(state.header.game_id, state.seq, viewer or "", view)
+    else:
+        figure = board_figure(shown, highlight, height=board_height(shown)).to_json()
     board_input(
         figure,
         key="sc_board",
@@ -461,6 +477,13 @@ def _board(
         free=target.free,
         hint=hint,
     )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _plain_board(game_id: str, seq: int, viewer: str, _view: Any) -> str:
+    """The board of a position for one view, drawn once however many pages watch it (every
+    device at a table redraws when an order lands)."""
+    return str(board_figure(_view, None, height=board_height(_view)).to_json())
 
 
 def _log(store: GameStore, state: GameState, viewer: str | None) -> None:
