@@ -208,7 +208,7 @@ class ScriptedScribe:
 
         for order in menu:
             if order.sealed and order.type == command.get("type"):
-                found = self._sealed_values(state, side, order)
+                found = self._sealed_values(state, side, order, command)
                 if found is not None:
                     return side, order, found
             if not order.sealed:
@@ -222,13 +222,40 @@ class ScriptedScribe:
                 return side, order, {}
         raise AssertionError(f"no menu order gives the bot's {command.get('type')}")
 
-    def _sealed_values(self, state: Any, side: Any, order: Any) -> dict[str, Any] | None:
-        """Secret values the rules accept for a sealed order: the first open choices, else
-        random ones (a legal fleet, order cards, dials)."""
+    def _sealed_values(
+        self, state: Any, side: Any, order: Any, bot: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """Secret values the rules accept for a sealed order: those that seal as the bot's own
+        order does where each choice seals on its own (an order card, a ship's dials), else
+        the first open choices, else random ones (a legal fleet)."""
         from domain.errors import WakeError
         from domain.scribe import table as T
         from domain.scribe.menu import missing, open_choices
 
+        def sealed(values: dict[str, Any]) -> dict[str, Any] | None:
+            try:
+                return dict(T.sealed_command(self.store, state, side, order, values))
+            except WakeError:
+                return None
+
+        def agreeing(command: dict[str, Any] | None) -> int:
+            if command is None:
+                return -1
+            flat = {k: str(v) for k, v in _leaves(command)}
+            return sum(1 for k, v in _leaves(bot) if flat.get(k) == str(v))
+
+        greedy: dict[str, Any] = {}
+        for field in order.fields:
+            choices = open_choices(field, {**greedy, field.name: []})
+            if field.kind != "one" or not choices:
+                greedy = {}
+                break
+            greedy[field.name] = max(
+                (c.value for c in choices),
+                key=lambda v, f=field.name: agreeing(sealed({**greedy, f: v})),
+            )
+        if greedy and not missing(order, greedy) and sealed(greedy) is not None:
+            return greedy
         for attempt in range(60):
             values: dict[str, Any] = {}
             for field in order.fields:
@@ -357,6 +384,15 @@ class ScriptedScribe:
         self.clicks.end(order.type)
         settle(page)
         return str(order.label)
+
+
+def _leaves(value: Any, path: str = "") -> list[tuple[str, Any]]:
+    """A command's JSON as (path, scalar) pairs."""
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _leaves(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, f"{path}.{i}")]
+    return [(path, value)]
 
 
 def find_refusal(store: Any, state: Any, side: Any) -> tuple[Any, dict[str, Any], str] | None:

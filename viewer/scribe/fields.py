@@ -153,7 +153,7 @@ def _many(
         cols = st.columns([4, 1])
         with cols[0]:
             if not full and open_now:
-                widget = f"{key}|add"
+                widget = f"{key}|add{len(current)}"  # one per place: a rerun adds nothing twice
                 st.session_state[widget] = None
                 st.pills(
                     f"Add to {label}",
@@ -162,7 +162,7 @@ def _many(
                     key=widget,
                     label_visibility="collapsed",
                     on_change=_append,
-                    args=(widget, key, decode),
+                    args=(widget, key, decode, len(current)),
                 )
         with cols[1]:
             st.button(
@@ -188,10 +188,12 @@ def _many(
     )
 
 
-def _append(widget: str, key: str, decode: dict[str, Any]) -> None:
+def _append(widget: str, key: str, decode: dict[str, Any], at: int) -> None:
+    """A value picked for place ``at`` of an ordered field: added once, whatever reruns."""
     raw = st.session_state.get(widget)
-    if raw in decode:
-        st.session_state[key] = [*(st.session_state.get(key) or []), decode[raw]]
+    current = list(st.session_state.get(key) or [])
+    if raw in decode and len(current) == at:
+        st.session_state[key] = [*current, decode[raw]]
 
 
 def _undo(key: str) -> None:
