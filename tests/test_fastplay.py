@@ -52,7 +52,7 @@ def test_fast_path_replays_every_bundled_game_event_for_event(path: Path) -> Non
             seed = header.dice.seed if header.dice.seed is not None else record.seed_reveal.seed  # type: ignore[union-attr]
             dice = SeededDice(seed, start=game.dice_position)
         else:
-            dice = ScriptedDice(order.dice or [], start=game.dice_position)
+            dice = ScriptedDice(order.dice or [], start=game.dice_position, cards=order.cards)
         events = game.apply(order.side, ruleset.parse_command(order.command), dice)
         produced.extend((e.TOPIC, jcs(e.payload())) for e in events)
     assert produced == expected
