@@ -53,10 +53,14 @@ def _number(
 def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
     """Ask for one field's value, as the menu allows it."""
     secret = " (secret: only you see it)" if field.secret else ""
-    if field.kind in ("one", "many") and field.optional and not open_choices(field, values):
+    own: dict[str, Any] = {field.name: []} if field.kind == "many" else {}
+    open_now = open_choices(field, {**values, **own})
+    if field.kind in ("one", "many") and field.optional and not open_now:
         return None  # it does not apply with the values chosen (a joint beyond the speed)
     if field.help:
         say(f"  {field.help}")
+    if field.kind == "many" and (field.ordered or not field.distinct):
+        return _in_order(ask, say, field, values, secret)
     if field.kind in ("one", "many"):
         choices = open_choices(field, values)
         if not choices:
@@ -94,6 +98,28 @@ def _field(ask: Ask, say: Say, field: MenuField, values: dict[str, Any]) -> Any:
                 say("  a number")
     answer = _read(ask, f"  {field.label}{secret} [y/n]: ").lower()
     return answer.startswith("y")
+
+
+def _in_order(
+    ask: Ask, say: Say, field: MenuField, values: dict[str, Any], secret: str
+) -> list[Any]:
+    """A pick of several whose order matters (a path's boxes, a stack of dials): one value at
+    a time among those open after the ones before it; Enter ends it once enough are chosen."""
+    chosen: list[Any] = []
+    while field.max_count is None or len(chosen) < field.max_count:
+        choices = open_choices(field, {**values, field.name: chosen})
+        if not choices:
+            break
+        for i, choice in enumerate(choices, start=1):
+            detail = f" · {choice.detail}" if choice.detail else ""
+            say(f"    {i}. {choice.label}{detail}")
+        done = len(chosen) >= field.min_count
+        prompt = f"  {field.label} #{len(chosen) + 1}{secret}" + (" (Enter: done)" if done else "")
+        picked = _number(ask, say, prompt + ": ", len(choices), allow_empty=done)
+        if picked is None:
+            break
+        chosen.append(choices[picked].value)
+    return chosen
 
 
 def _dice(ask: Ask, say: Say, need: DiceAsk, names: dict[str, str]) -> list[int]:

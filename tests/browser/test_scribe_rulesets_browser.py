@@ -9,6 +9,7 @@ rule and records nothing; a take-back keeps the line taken back. The game record
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -47,11 +48,13 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hosted]:
     tmp = tmp_path_factory.mktemp("tables")
     store = tmp / "store.sqlite"
     GameStore(str(store))
-    proc, url, _, _ = launch(tmp, ["--store", str(store), "--hosted"])
+    proc, url, _, log = launch(tmp, ["--store", str(store), "--hosted"])
     try:
         yield Hosted(url, store)
     finally:
         _stop(proc)
+        (ROOT / "artifacts" / "browser").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(log, ROOT / "artifacts" / "browser" / "scribe-tables-server.log")
 
 
 def _refuse(scribe: ScriptedScribe, devices: dict[Any, Any]) -> str | None:

@@ -81,7 +81,7 @@ def click_target(
             )
             if done:
                 continue
-            choices = [c.value for c in open_choices(field, values)]
+            choices = [c.value for c in open_choices(field, {**values, **_own(field, values)})]
             units = [v for v in choices if isinstance(v, str) and v in unit_ids]
             cells = [v for v in choices if _is_cell(v)]
             if units:
@@ -104,9 +104,11 @@ def apply_click(
     """The order and values after ``click``, and a line saying what it did (or why nothing)."""
     kind = click.get("kind")
     field = target.field
-    if kind == "unit" and (
-        field is None or click.get("id") not in [c.value for c in open_choices(field, values)]
-    ):  # a unit that the field does not take: the order of that unit instead
+    taken = []
+    if field is not None:
+        taken = [c.value for c in open_choices(field, {**values, **_own(field, values)})]
+    # a unit the field does not take: the order of that unit instead
+    if kind == "unit" and (field is None or click.get("id") not in taken):
         for candidate in menu:
             if click.get("id") in candidate.units and candidate is not order:
                 return candidate, {}, f"chose: {candidate.label}"
@@ -121,7 +123,7 @@ def apply_click(
         value = [click["c"], click["r"]]
     if value is None:
         return order, values, "that cannot be chosen here"
-    allowed = [c.value for c in open_choices(field, values)]
+    allowed = [c.value for c in open_choices(field, {**values, **_own(field, values)})]
     if value not in allowed:
         return order, values, "that cannot be chosen here"
     if field.kind == "many":
@@ -130,6 +132,11 @@ def apply_click(
             return order, values, "already chosen"
         return order, {**values, field.name: [*chosen, value]}, ""
     return order, {**values, field.name: value}, ""
+
+
+def _own(field: MenuField, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A pick of several's own values so far, for the choices open as its next value."""
+    return {field.name: list(values.get(field.name) or [])} if field.kind == "many" else {}
 
 
 def _circle(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:

@@ -70,8 +70,9 @@ def _field(order: MenuOrder, field: MenuField, chosen: Mapping[str, Any]) -> Non
             st.caption(f"{label}: nothing to choose until the fields above are chosen")
             return
         _one(key, label, help_text, choices)
-    elif field.kind == "many":
-        _many(field, key, label, help_text, open_choices(field, chosen))
+    elif field.kind == "many":  # the choices open as its next value (a path's next box)
+        so_far = list(st.session_state.get(key) or [])
+        _many(field, key, label, help_text, open_choices(field, {**chosen, field.name: so_far}))
     elif field.kind == "point":
         _point(key, label, help_text, field)
     elif field.kind in ("integer", "number"):
