@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas  # noqa: F401  plotly imports it lazily: once here, before sessions race to
 import plotly.graph_objects as go
 import streamlit as st
 
