@@ -121,7 +121,7 @@ def test_a_short_game_recorded_at_a_hosted_table(
     try:
         for who, token in links.items():
             context = browser.new_context(viewport={"width": 1300, "height": 1100})
-            context.set_default_timeout(30_000)
+            context.set_default_timeout(90_000)
             contexts.append(context)
             page = context.new_page()
             page.goto(f"{hosted.url}/record?key={token}")
