@@ -67,6 +67,7 @@ def _cli_args() -> argparse.Namespace:
     parser.add_argument("--scribe", action="store_true", help="open the Record a game page")
     parser.add_argument("--scenario", default=None, help="a scenario to start recording")
     parser.add_argument("--hosted", action="store_true", help="capability links decide views")
+    parser.add_argument("--at", type=int, default=0, help="the event a game opens at")
     args, _ = parser.parse_known_args(sys.argv[1:])
     args.store = store_location(args.store)  # resolved once: caches key on the real location
     return args
@@ -245,8 +246,8 @@ def _navigation(
     moved = as_position(st.session_state.get(widget))
     token = int(st.session_state.get("_nav_token", 0))
     url_event = _url_event()
-    if "event" not in st.session_state:
-        _move_to(length if url_event is None else url_event)
+    if "event" not in st.session_state:  # opens at the start (no spoiler) or the moment asked
+        _move_to(_cli_args().at if url_event is None else url_event)
     elif (
         moved is not None
         and moved["token"] == token
@@ -280,6 +281,17 @@ def _view_as(sides: list[str], tl: Timeline) -> str | None:
     wanted_view = st.query_params.get("as")
     if "view_as" not in st.session_state and wanted_view in sides:  # only a known side id
         st.session_state["view_as"] = wanted_view
+    elif wanted_view is not None and wanted_view not in sides:
+        # an unknown side is an error, never a silent umpire's view; the address's text is
+        # not echoed (it is untrusted), the game's own sides are named
+        names = ", ".join(tl.side_names.get(s, s) for s in sides)
+        st.error(
+            _md(
+                f"This link asks for a side this game does not have (its sides: {names}); "
+                "showing the umpire's view. Choose a side under “View as”."
+            ),
+            icon="⚠️",
+        )
     view_as = st.sidebar.radio(
         "View as",
         [UMPIRE, *sides],

@@ -341,6 +341,7 @@ class ScriptedScribe:
         """Enter dice faces and cards until the order is stored."""
         page = self.page
         deadline = time.monotonic() + 900
+        debug = 0
         while self.store.state(self.game_id).seq == before:
             if time.monotonic() > deadline:
                 page.screenshot(path="artifacts/browser/FAILED-scripted-scribe.png")
@@ -355,6 +356,13 @@ class ScriptedScribe:
                 radios.nth(self.random.randrange(radios.count())).click()
                 self.clicks.click()
                 settle(page)
+                debug += 1
+                if debug < 4:
+                    page.wait_for_timeout(3000)
+                    print("DEBUG after click", debug, text(page)[-700:])
+                    page.screenshot(path=f"/tmp/ci/dbg{debug}.png")
+                elif debug > 5:
+                    raise AssertionError("debug stop")
             elif cards.count():
                 cards.first.get_by_role("radio").first.click()
                 self.clicks.click()

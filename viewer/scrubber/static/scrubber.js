@@ -239,12 +239,22 @@
     ArrowRight: 'next', ArrowLeft: 'prev', PageDown: 'next-turn', PageUp: 'prev-turn',
     Home: 'start', End: 'end', n: 'next-swing', p: 'prev-swing',
   };
+  function matchesSafe(el, selector) {
+    try { return el.matches(selector); } catch (err) { return false; }
+  }
   function onKey(e) {
     if (!P || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && t !== $('slider')) {
       const tag = (t.tagName || '').toUpperCase();
-      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
+      // A radio chosen with the mouse (the sidebar's "View as") keeps the focus, and the
+      // browser would move the choice on ←/→: keys scrub, a choice changes only when clicked.
+      // A radio reached with Tab (focus-visible) keeps its keys for keyboard users.
+      const clickedRadio = tag === 'INPUT' && t.type === 'radio' && !matchesSafe(t, ':focus-visible');
+      if (clickedRadio && KEYS[e.key]) {
+        e.preventDefault();
+        t.blur();
+      } else if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
       const role = t.getAttribute && t.getAttribute('role');
       if (role && ['slider', 'combobox', 'listbox', 'option', 'textbox', 'spinbutton'].includes(role)) return;
     }
