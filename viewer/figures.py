@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -289,18 +290,13 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
         return
     if board.kind == "grid":
         cols, rows = int(board.width), int(board.height)
-        for c in range(cols):
-            for r in range(rows):
-                fig.add_shape(
-                    type="rect",
-                    x0=c,
-                    y0=r,
-                    x1=c + 1,
-                    y1=r + 1,
-                    layer="below",
-                    fillcolor="#F4F6F8",
-                    line={"color": grey, "width": 1},
-                )
+        box = {"type": "rect", "layer": "below", "fillcolor": "#F4F6F8"}
+        cells = [  # one layout update: add_shape per box cost ~7 ms each (200 ms a board)
+            {**box, "x0": c, "y0": r, "x1": c + 1, "y1": r + 1, "line": {"color": grey, "width": 1}}
+            for c in range(cols)
+            for r in range(rows)
+        ]
+        fig.update_layout(shapes=[*fig.layout.shapes, *cells])
         _cells_trace(fig, view)
         fig.update_xaxes(
             range=[0, cols],
@@ -378,19 +374,26 @@ def _cells_trace(fig: go.Figure, view: GameView) -> None:
             showlegend=False,
         )
     )
-    for cell in cells:  # labels in the top-left corner, clear of the units
-        if cell.label:
-            fig.add_annotation(
-                x=cell.cell[0] + 0.03,
-                y=cell.cell[1] + 0.03,  # row 0 is at the top: small y is the box's top edge
-                xref="x",
-                yref="y",
-                text=_esc(cell.label),
-                showarrow=False,
-                xanchor="left",
-                yanchor="top",
-                font={"size": 9, "color": "#888888"},
-            )
+    # labels in the top-left corner, clear of the units; the label most boxes share (Iron &
+    # Oak's "depth 5") is left to the hover, so the exceptions (shoals, banks) stand out
+    counts = Counter(c.label for c in cells if c.label)
+    common = next((label for label, n in counts.most_common(1) if n > len(cells) // 2), None)
+    labels = [
+        {
+            "x": cell.cell[0] + 0.03,
+            "y": cell.cell[1] + 0.03,  # row 0 is at the top: small y is the box's top edge
+            "xref": "x",
+            "yref": "y",
+            "text": _esc(cell.label),
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "top",
+            "font": {"size": 9, "color": "#888888"},
+        }
+        for cell in cells
+        if cell.label and cell.label != common
+    ]
+    fig.update_layout(annotations=[*fig.layout.annotations, *labels])
 
 
 def _draw_highlight(

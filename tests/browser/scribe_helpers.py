@@ -83,7 +83,7 @@ def faces(page: Any, values: list[str], clicks: Clicks | None = None) -> None:
     """Enter dice faces one by one (each a pill of the die being asked for), each time waiting
     until the page shows it entered (or the order recorded, after the last die)."""
     for value in values:
-        page.get_by_text(re.compile(r"die \d+: ")).first.wait_for(timeout=TIMEOUT_MS)
+        page.get_by_text(re.compile(r"die \d+ · ")).first.wait_for(timeout=TIMEOUT_MS)
         settle(page)
         before = _entered(page)
         pick(page, value, clicks)
@@ -341,7 +341,6 @@ class ScriptedScribe:
         """Enter dice faces and cards until the order is stored."""
         page = self.page
         deadline = time.monotonic() + 900
-        debug = 0
         while self.store.state(self.game_id).seq == before:
             if time.monotonic() > deadline:
                 page.screenshot(path="artifacts/browser/FAILED-scripted-scribe.png")
@@ -349,20 +348,13 @@ class ScriptedScribe:
             body = text(page)
             if "Refused:" in body and "Roll:" not in body and "Draw:" not in body:
                 raise AssertionError(body[-800:])
-            dice = page.get_by_role("radiogroup", name=re.compile(r"die \d+: "))
+            dice = page.get_by_role("radiogroup", name=re.compile(r"die \d+ · "))
             cards = page.get_by_role("radiogroup", name="The card drawn")
             if dice.count():
                 radios = dice.first.get_by_role("radio")
                 radios.nth(self.random.randrange(radios.count())).click()
                 self.clicks.click()
                 settle(page)
-                debug += 1
-                if debug < 4:
-                    page.wait_for_timeout(3000)
-                    print("DEBUG after click", debug, text(page)[-700:])
-                    page.screenshot(path=f"/tmp/ci/dbg{debug}.png")
-                elif debug > 5:
-                    raise AssertionError("debug stop")
             elif cards.count():
                 cards.first.get_by_role("radio").first.click()
                 self.clicks.click()
