@@ -23,6 +23,7 @@ from domain.annotations import Annotation
 from domain.engine import decode
 from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
+from domain.links import links_of
 from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.scribe.table import Access, current_game
@@ -321,7 +322,7 @@ def _record_link(access: Access) -> None:
             sb.link_button("Record a game", f"./record?{TOKEN_PARAM}={token}")
 
 
-def _highlight(tl: Timeline, event: int) -> Highlight:
+def _highlight(tl: Timeline, event: int, viewer: str | None = None) -> Highlight:
     if event < 1:
         return Highlight()
     before, after = tl.view_at(event - 1), tl.view_at(event)
@@ -342,16 +343,10 @@ def _highlight(tl: Timeline, event: int) -> Highlight:
                 )
             )
     info = tl.info(event)
-    payload = tl.facts[event - 1].payload
-    attacker = next(
-        (payload[k] for k in ("attacker", "firer", "ship", "subject") if payload.get(k)), None
-    )
-    target = payload.get("target")
-    attacks = (
-        ((str(attacker), str(target)),)
-        if isinstance(attacker, str) and isinstance(target, str)
-        else ()
-    )
+    shown = tl.decoded[event - 1]
+    if viewer is not None and tl.ruleset.meta.hidden_information:
+        shown = tl.ruleset.redact(shown, viewer)  # a side's lines name only what it may see
+    attacks = tuple((ln.source, ln.target) for ln in links_of(shown.model_dump(mode="json")))
     return Highlight(
         moves=tuple(moves), attacks=attacks, focus=frozenset(info.units) if info else frozenset()
     )
@@ -500,7 +495,7 @@ PNG_NAMES = {
 def _figure(tl: Timeline, choice: str, event: int, viewer: str | None) -> go.Figure:
     if choice == "board":
         view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
-        return board_figure(view, _highlight(tl, event), height=board_height(view))
+        return board_figure(view, _highlight(tl, event, viewer), height=board_height(view))
     return _chart_figure(tl, choice, event)
 
 

@@ -716,13 +716,24 @@
       t.marker.symbol = mine.map((u) => (u.status === 'active' ? 'circle' : 'x'));
       traces.push(t);
     }
-    const attack = ev[4];
-    if (attack && pts[attack[0]] && pts[attack[1]]) {
-      const [a, t] = attack;
+    // every attack line of the event, attacker to each target, labelled with range and result
+    const lines = (ev[4] || []).filter(([a, t]) => pts[a] && pts[t]);
+    if (lines.length) {
+      const unitNames = Object.fromEntries(f.units.map((u) => [u.id, u.name || u.id]));
+      const xs = []; const ys = []; const hover = []; const ids = [];
+      for (const [a, t, label] of lines) {
+        const text = `${esc(unitNames[a] || a)} → ${esc(unitNames[t] || t)}${label ? `: ${esc(label)}` : ''}`;
+        xs.push(pts[a][0], pts[t][0], null); ys.push(pts[a][1], pts[t][1], null);
+        hover.push(text, text, ''); ids.push(a, t, null);
+        if (label) {
+          layout.annotations.push({ x: (pts[a][0] + pts[t][0]) / 2, y: (pts[a][1] + pts[t][1]) / 2,
+            xref: 'x', yref: 'y', text: esc(label), showarrow: false, font: { size: 10, color: ATTACK_COLOUR },
+            bgcolor: 'rgba(255,255,255,0.75)' });
+        }
+      }
       traces.push({ type: 'scatter', name: 'attack', legendgroup: 'attack', showlegend: true,
-        x: [pts[a][0], pts[t][0]], y: [pts[a][1], pts[t][1]], mode: 'lines',
-        line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 }, customdata: [a, t],
-        hovertemplate: `${esc(a)} → ${esc(t)}<extra>attack</extra>` });
+        x: xs, y: ys, mode: 'lines', line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 },
+        customdata: ids, hovertext: hover, hovertemplate: '%{hovertext}<extra>attack</extra>' });
     }
     const outlined = focused.filter((u) => u.shapes);
     if (outlined.length) {
