@@ -98,3 +98,33 @@ def test_a_finished_game_shows_its_analysis_to_every_side(
     assert graph["turning"] and graph["notes"]
     assert "kept with the game in the store" in graph["about"]
     assert HIDDEN_NOTE not in _captions(at)
+
+
+def _open_record(path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
+    """``wake view RECORD-FILE``: the app opens the file through the reader."""
+    import sys
+
+    monkeypatch.setenv("WAKE_STORE", str(tmp_path / "unused.sqlite3"))
+    monkeypatch.setattr(sys, "argv", ["app.py", "--record", str(path)])
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_opened_record_draws_its_analysis_section_when_it_fits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _open_record(ANALYSED, monkeypatch, tmp_path)
+    graph = json.loads(_received(at))["winprob"]
+    assert "from the record's analysis section" in graph["about"]
+    # the same record with an analysis made by another Wake: not drawn, and the page says why
+    body = json.loads(ANALYSED.read_text("utf-8"))
+    body["analysis"]["spec"]["wake_version"] = "0.0.0-older"
+    stale = tmp_path / "stale.wake.json"
+    stale.write_text(json.dumps(body), "utf-8")
+    at = _open_record(stale, monkeypatch, tmp_path)
+    assert "winprob" not in json.loads(_received(at))
+    assert "The record's analysis is not drawn: it was made with morze 1.0, Wake 0.0.0-older" in (
+        _captions(at).replace("\\", "")
+    )
