@@ -12,16 +12,19 @@ import base64
 import itertools
 import json
 import zlib
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from domain.analysis import stored
 from domain.analysis.model import CAVEAT, Analysis, Estimate
 from domain.record import read_record_file
 from domain.record.model import Record
 from domain.scribe.table import PUBLIC
+from domain.store import GameStore
 from tests.helpers import FIXTURES
 from viewer.loading import from_file
 from viewer.scrubber.payload import encode
@@ -31,6 +34,7 @@ from viewer.winprob import (
     TITLE,
     TURNING_POINTS,
     graph_data,
+    keep_analysis,
     record_analysis,
     scrubber_payload,
     signed,
@@ -205,3 +209,32 @@ def test_an_opened_record_carries_its_analysis_when_it_fits(tmp_path: Path) -> N
     plain.write_text(json.dumps(body), "utf-8")
     assert from_file(plain).analysis is None
     assert record_analysis(game.header, game.facts, None) == (None, "")
+
+
+def test_keeping_an_opened_record_keeps_its_analysis_once_a_sample_re_runs(
+    tmp_path: Path,
+) -> None:
+    """The viewer's "Keep it in the store" keeps a record's analysis as ``wake import`` does:
+    after a sample of its rollouts re-runs to the same counts; a forged one is refused."""
+    game = from_file(ANALYSED)
+    assert game.analysis is not None
+    good = GameStore(str(tmp_path / "good.sqlite3"))
+    good.import_game(game.header, game.facts)
+    assert keep_analysis(good, game) is None
+    assert stored.stored_spec(good, game.header.game_id) == (
+        game.analysis.spec,
+        list(game.analysis.estimates),
+    )
+    forged = game.analysis.model_copy(
+        update={
+            "estimates": [
+                e.model_copy(update={"outcomes": {"kriegsmarine": e.rollouts}})
+                for e in game.analysis.estimates
+            ]
+        }
+    )
+    bad = GameStore(str(tmp_path / "bad.sqlite3"))
+    bad.import_game(game.header, game.facts)
+    problem = keep_analysis(bad, replace(game, analysis=forged))
+    assert problem is not None and "does not re-run" in problem
+    assert stored.stored_spec(bad, game.header.game_id) == (None, [])

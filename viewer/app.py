@@ -122,6 +122,11 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
             return
         _games.clear()
         sb.success("Kept: the link in the address bar now opens this game.")
+        if game.analysis is not None:  # issue 24: re-run a sample first, as `wake import` does
+            with st.spinner("Re-running a sample of the record's analysis…"):
+                problem = winprob.keep_analysis(GameStore(store), game)
+            if problem:
+                sb.warning(_md(f"Its analysis was not kept: {problem}"))
 
 
 # --- page parts ---------------------------------------------------------------------------------

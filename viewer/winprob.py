@@ -38,11 +38,13 @@ from domain.analysis.model import (
     read_model,
 )
 from domain.analysis.run import plan, recheck
+from domain.cli.analyse import RECHECK_SAMPLE
 from domain.distributed import InProcess
 from domain.engine import Fact
 from domain.events import DiceRolled
 from domain.header import GameHeader
 from domain.store import GameStore
+from viewer.loading import LoadedGame
 from viewer.scrubber.payload import build_payload
 from viewer.timeline import Timeline
 
@@ -309,6 +311,19 @@ def record_analysis(
     return analysis, "from the record's analysis section (its rollouts not re-run here)"
 
 
+def keep_analysis(store: GameStore, game: LoadedGame) -> str | None:
+    """Keep an opened record's analysis with the game just kept in ``store``, once a sample of
+    its rollouts re-runs to the same counts (as ``wake import`` checks it); None when kept, else
+    the problem in one line."""
+    if game.analysis is None:
+        return None
+    problem = recheck(game.header, game.facts, game.analysis, RECHECK_SAMPLE, InProcess())
+    if problem is not None:
+        return problem
+    stored.save_analysis(store, game.header.game_id, game.analysis)
+    return None
+
+
 def stored_analysis(
     store: GameStore, header: GameHeader, facts: Sequence[Fact]
 ) -> Analysis | None:
@@ -329,6 +344,7 @@ __all__ = [
     "TURNING_POINTS",
     "finished",
     "graph_data",
+    "keep_analysis",
     "may_see",
     "percent",
     "record_analysis",
