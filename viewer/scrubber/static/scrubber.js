@@ -1174,6 +1174,11 @@
     $('wp-about').textContent = `${W.caveat} ${W.about}.`;
     Plotly.react(node, traces, layout, { displaylogo: false, responsive: true });
     addCursor(node);
+    if (!node.wakeHover) { // the cursor's label would cover a hover's words
+      node.wakeHover = true;
+      node.on('plotly_hover', () => node.classList.add('hovering'));
+      node.on('plotly_unhover', () => node.classList.remove('hovering'));
+    }
   }
 
   // --- move list ---------------------------------------------------------------------------------
