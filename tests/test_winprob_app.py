@@ -46,11 +46,11 @@ def _store(tmp_path: Path, live: bool) -> tuple[str, str]:
     return path, rec.header.game_id
 
 
-def _app(store: str, game: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+def _app(store: str, game: str, monkeypatch: pytest.MonkeyPatch, event: int = 100) -> AppTest:
     monkeypatch.setenv("WAKE_STORE", store)
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["game"] = game
-    at.query_params["event"] = "100"
+    at.query_params["event"] = str(event)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -79,12 +79,18 @@ def test_a_live_game_shows_its_analysis_to_the_umpire_only(
     umpire = json.loads(_received(at))
     assert umpire["length"] == LIVE_AT and umpire["winprob"]["caveat"] == CAVEAT
     assert umpire["winprob"]["series"]["royal_navy"]
+    noted, note = next(iter(umpire["winprob"]["notes"].items()))
+    at = _app(store, game, monkeypatch, int(noted))  # the explain panel gives the note too
+    assert f"Analysis of event {noted}" in _captions(at)
+    assert note in [t.value for t in at.text]
     for side in ("royal_navy", "kriegsmarine"):
         _view_as(at, side)
         text = _received(at)
         assert "winprob" not in json.loads(text), side
         assert CAVEAT not in text and "bots" not in text, side
         assert HIDDEN_NOTE in _captions(at), side
+        assert "Analysis of event" not in _captions(at)
+        assert note not in [t.value for t in at.text]
 
 
 def test_a_finished_game_shows_its_analysis_to_every_side(

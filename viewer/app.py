@@ -299,6 +299,30 @@ def _game_analysis(key: str, game: LoadedGame, store: str | None) -> tuple[Analy
     return found, "kept with the game in the store"
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _graph(
+    key: str, viewer: str | None, version: str, _tl: Timeline, _analysis: Analysis, source: str
+) -> dict[str, Any] | None:
+    """The win-probability graph's read model for one view (issue 24 item 2)."""
+    return winprob.graph_data(_tl, _analysis, viewer, source)
+
+
+def _analysis_notes(
+    key: str, tl: Timeline, viewer: str | None, analysis: tuple[Analysis | None, str], event: int
+) -> None:
+    """Under the explain panel: the analysis's automatic notes on the current event, apart
+    from people's annotations, as plain text (only where the graph is shown)."""
+    found, source = analysis
+    if found is None or not winprob.may_see(viewer, winprob.finished(tl)):
+        return
+    version = f"{found.spec.model_dump_json()}:{len(found.estimates)}"
+    graph = _graph(key, viewer, version, tl, found, source)
+    text = graph["notes"].get(str(event)) if graph else None
+    if text:
+        st.caption(f"Analysis of event {event} ({winprob.TITLE.lower()})")
+        st.text(text)
+
+
 def _navigation(
     key: str,
     tl: Timeline,
@@ -654,12 +678,12 @@ def main() -> None:
         st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     board_col, explain_col = st.columns([3, 2])
     with board_col:
-        event = _navigation(
-            key, tl, viewer, game.annotations, _game_analysis(key, game, args.store)
-        )
+        analysis = _game_analysis(key, game, args.store)
+        event = _navigation(key, tl, viewer, game.annotations, analysis)
     with explain_col:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
+        _analysis_notes(key, tl, viewer, analysis, event)
     variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
     if access.sees_all:  # hosted: a side's or the public page writes no annotations
         notes_ui.annotations_section(game, args.store, event, _move_to)
