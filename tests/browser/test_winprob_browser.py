@@ -25,6 +25,7 @@ from tests.browser.test_viewer_browser import (
     GAMES_DIR,
     expect,
     expect_event,
+    explain_column,
     focus_page,
     open_game,
     scrubber,
@@ -91,6 +92,8 @@ def test_the_win_probability_graph_follows_the_replay_and_jumps_on_click(
     page.mouse.click(x, y)
     expect_event(page, target, length)
     expect(cursor).to_have_text(f"event {target}")
+    assert str(target) in graph["notes"]  # its note under the explain panel, apart from people's
+    expect(explain_column(page)).to_contain_text(f"Analysis of event {target}")
 
     # a click on a point of a side's line jumps to that point's event
     line = graph["series"][graph["sides"][0]]
