@@ -691,7 +691,14 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
         _analysis_notes(key, tl, viewer, analysis, event)
-    variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
+    variations_panel(  # issue 14; "play another order here" (issue 21 item 13) when local
+        args.store,
+        game,
+        tl,
+        event,
+        on_switch=_games.clear,
+        record_page=PAGES.get("record") if access.role == "local" else None,
+    )
     if access.sees_all:  # hosted: a side's or the public page writes no annotations
         notes_ui.annotations_section(game, args.store, event, _move_to)
     _exports(tl, game, event, viewer)
