@@ -128,7 +128,7 @@ def _delta(old: GameView, new: GameView) -> dict[str, Any]:
 
 def _event_fields(
     tl: Timeline, event: DomainEvent, topic: str, viewer: str | None
-) -> tuple[str | None, tuple[str, ...], list[str] | None]:
+) -> tuple[str | None, tuple[str, ...], list[list[str]] | None]:
     """Side, units and attack lines ([attacker, target, label] each, ``domain.links``) of an
     event as ``viewer`` may see them."""
     if viewer is not None and tl.ruleset.meta.hidden_information:
