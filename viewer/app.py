@@ -681,8 +681,6 @@ def main() -> None:
         f"source: {_md(game.source)}"
     )
     _trust_status(_trust(key, game))
-    with st.expander("Game summary"):
-        st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         analysis = _game_analysis(key, game, args.store)
@@ -691,6 +689,8 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
         _analysis_notes(key, tl, viewer, analysis, event)
+    with st.expander("Game summary"):  # below the board: the board comes first (item 9)
+        st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     variations_panel(  # issue 14; "play another order here" (issue 21 item 13) when local
         args.store,
         game,
