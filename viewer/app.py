@@ -53,6 +53,7 @@ from viewer.loading import (
     from_store,
     list_games,
 )
+from viewer.rounds import round_summary
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import page as scribe_page
 from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
@@ -689,6 +690,10 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
         _analysis_notes(key, tl, viewer, analysis, event)
+    if event >= 1:
+        summary = round_summary(tl, event, viewer)
+        with explain_col.expander(f"This round ({summary.turn})"):
+            st.text("\n".join(summary.lines))  # plain text: names come from the record
     with st.expander("Game summary"):  # below the board: the board comes first (item 9)
         st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     variations_panel(  # issue 14; "play another order here" (issue 21 item 13) when local
