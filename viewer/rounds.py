@@ -89,16 +89,16 @@ def round_summary(tl: Timeline, seq: int, viewer: str | None) -> RoundSummary:
             if side in acted and named and info.side == side and named not in acted[side]:
                 acted[side].append(named)
     lines = [f"Round {turn}: events {first}–{last}"]
-    for side in end_view.sides:
-        name = side.name
+    for party in end_view.sides:
+        name = party.name
         damage = _value_at(tl.damage_side, name, last) - _value_at(tl.damage_side, name, first - 1)
         vp_before = _value_at(tl.vp, name, first - 1)
         vp_after = _value_at(tl.vp, name, last)
-        who = ", ".join(acted[side.id][:6]) + (" …" if len(acted[side.id]) > 6 else "")
-        targets = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in hit[side.id].most_common(4))
+        who = ", ".join(acted[party.id][:6]) + (" …" if len(acted[party.id]) > 6 else "")
+        targets = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in hit[party.id].most_common(4))
         parts = [f"{name}:"]
         parts.append(f"acted with {who}" if who else "no unit acted")
-        count = attacks[side.id]
+        count = attacks[party.id]
         if count:
             parts.append(
                 f"{count} attack{'s' if count != 1 else ''}" + (f" on {targets}" if targets else "")

@@ -221,9 +221,9 @@ def _turning_points(
             )
         )
         previous = point
-    biggest = sorted(
-        (f for f in found if f[0] >= MIN_SWING), key=lambda f: (-f[0], f[1]["event"])
-    )[:TURNING_POINTS]
+    biggest = sorted((f for f in found if f[0] >= MIN_SWING), key=lambda f: (-f[0], f[1]["event"]))[
+        :TURNING_POINTS
+    ]
     return [
         {**mark, "swing": round(size, 4), "lines": [_cut(x) for x in mark["lines"]]}
         for size, mark in sorted(biggest, key=lambda f: f[1]["event"])
@@ -251,15 +251,16 @@ def graph_data(
     for point in view.points:
         for seq, chances in ((point.decided_at, point.before), (point.event, point.after)):
             at.setdefault(seq, {c.side: [c.p, c.low, c.high] for c in chances})
-    series = {
-        s: [[seq, *(round(v, 4) for v in at[seq][s])] for seq in sorted(at)] for s in sides
-    }
+    series = {s: [[seq, *(round(v, 4) for v in at[seq][s])] for seq in sorted(at)] for s in sides}
     turning = _turning_points(tl, view, names, viewer)
-    automatic = notes(view, names=names) + [  # a swing no order explains: the dice between
-        AnalysisNote(event=mark["event"], text="turning point: " + "; ".join(mark["lines"][1:]))
-        for mark in turning
-        if mark["kind"] == "between"
-    ]
+    automatic = (
+        notes(view, names=names)
+        + [  # a swing no order explains: the dice between
+            AnalysisNote(event=mark["event"], text="turning point: " + "; ".join(mark["lines"][1:]))
+            for mark in turning
+            if mark["kind"] == "between"
+        ]
+    )
     by_event: dict[str, list[str]] = {}
     for note in sorted(automatic, key=lambda n: n.event):
         by_event.setdefault(str(note.event), []).append(_cut(note.text))
@@ -324,9 +325,7 @@ def keep_analysis(store: GameStore, game: LoadedGame) -> str | None:
     return None
 
 
-def stored_analysis(
-    store: GameStore, header: GameHeader, facts: Sequence[Fact]
-) -> Analysis | None:
+def stored_analysis(store: GameStore, header: GameHeader, facts: Sequence[Fact]) -> Analysis | None:
     """The analysis kept beside a stored game (its complete estimates so far), or None.
 
     Raises:

@@ -82,8 +82,7 @@ def card_entry(ask: CardAsk, side_names: Mapping[str, str], *, counts: bool = Tr
     would tell which cards the others hold)."""
     st.markdown(f"**Draw:** {_md(ask.text(side_names) if counts else ask.request.purpose)}")
     labels = {
-        card: f"{name} ({copies} left)" if counts else name
-        for card, name, copies in ask.choices()
+        card: f"{name} ({copies} left)" if counts else name for card, name, copies in ask.choices()
     }
     at = len(cards())
     picked = st.pills(
