@@ -290,6 +290,13 @@ class Ruleset(ABC, Generic[S, C]):
         """
         raise InvalidCommand(f"{self.meta.name} has no sealed orders")
 
+    def ruler(self, state: S, a: str, b: str) -> list[str] | None:
+        """Lines in players' words measuring between units ``a`` and ``b`` with this ruleset's
+        own measures (issue 21 item 14: a range dispute settled on the board): the distance,
+        and whether each can fire at the other and at what range, citing the rule. Default
+        ``None``: the viewer falls back to the plain distance between the two on the board."""
+        return None
+
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada
         attack: declared, decided step by step, ended). ``explain`` shows every event and roll

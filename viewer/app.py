@@ -54,6 +54,7 @@ from viewer.loading import (
     list_games,
 )
 from viewer.rounds import round_summary
+from viewer.ruler import ruler_panel
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import page as scribe_page
 from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
@@ -690,6 +691,8 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
         _analysis_notes(key, tl, viewer, analysis, event)
+    with explain_col:
+        ruler_panel(tl, event, viewer)  # issue 21 item 14
     if event >= 1:
         summary = round_summary(tl, event, viewer)
         with explain_col.expander(f"This round ({summary.turn})"):
