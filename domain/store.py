@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
@@ -30,6 +30,10 @@ from domain.aggregate import (
     GameSeed,
     GameSignatures,
     annotations_stream_id,
+    check_game_id,
+    legacy_annotations_stream_id,
+    legacy_seed_stream_id,
+    legacy_signatures_stream_id,
     seed_stream_id,
     signatures_stream_id,
 )
@@ -79,6 +83,7 @@ SNAPSHOT_INTERVAL = 50  # measured: 7 ms an order on a 43-unit game (200: 17 ms)
 MAX_ATTEMPTS = 50
 
 StoredBody = tuple[str, dict[str, Any]]
+Beside = TypeVar("Beside", bound=Any)
 
 
 def _timestamp(body: dict[str, Any]) -> datetime:
@@ -255,6 +260,64 @@ class GameStore(Application[UUID]):
             transcoder=self.construct_transcoder(), mapper_class=RegistryMapper
         )
 
+    # --- the streams kept beside games (issue 23 item 1) ----------------------------------------
+
+    def beside(self, cls: type[Beside], current: UUID, legacy: UUID, owner: str) -> Beside | None:
+        """The aggregate of kind ``cls`` kept beside games at ``current`` (or, when that stream
+        is empty, at ``legacy``, where stores written before issue 23 kept it), None if there
+        is none. ``owner`` (the game or line it belongs to) names it in errors and, for kinds
+        that record it, must be the one the stream holds.
+
+        A legacy stream holding anything else is passed over: under the old ids a game could
+        have been imported with the id of another game's stream; it is that game's, not this.
+
+        Raises:
+            StoreError: the stream at ``current`` holds another kind of aggregate, or another
+                game's (the store was altered outside Wake).
+        """
+        found = self._beside_at(cls, current, owner)
+        if found is not None:
+            return found
+        try:
+            return self._beside_at(cls, legacy, owner)
+        except StoreError:
+            return None
+
+    def _beside_at(self, cls: type[Beside], uid: UUID, owner: str) -> Beside | None:
+        first = self.recorder.select_events(uid, lte=1)
+        if not first:
+            return None
+        topic = first[0].topic
+        kind = cast(str, getattr(cls, "TOPIC", cls.__name__))
+        if STORED_TOPICS.get(topic) is not getattr(cls, "Created", None):
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) holds {topic[:60]!r} rows, not a "
+                f"{kind}: it was not read (the store was altered outside Wake)"
+            )
+        found: Any = self.repository.get(uid)
+        # a scribe table names its line by ``origin``; annotations and analyses their game
+        field = "origin" if hasattr(found, "origin") else "game_id"
+        held = getattr(found, field, owner)
+        if not isinstance(found, cls) or held != owner:
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) holds that of {str(held)[:60]!r}: it "
+                "was not read (the store was altered outside Wake)"
+            )
+        return found
+
+    def _signatures(self, game_id: str) -> GameSignatures | None:
+        return self.beside(
+            GameSignatures,
+            signatures_stream_id(game_id),
+            legacy_signatures_stream_id(game_id),
+            game_id,
+        )
+
+    def _seed_stream(self, game_id: str) -> GameSeed | None:
+        return self.beside(
+            GameSeed, seed_stream_id(game_id), legacy_seed_stream_id(game_id), game_id
+        )
+
     # --- writing -----------------------------------------------------------------------------
 
     def create_game(self, header: GameHeader, secret: SeedSecret | None = None) -> str:
@@ -315,9 +378,8 @@ class GameStore(Application[UUID]):
 
     def signatures(self, game_id: str) -> list[Signature]:
         """The signatures kept with a stored game (checked when they were added)."""
-        try:
-            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
-        except AggregateNotFoundError:
+        held = self._signatures(game_id)
+        if held is None:
             return []
         return [Signature.model_validate(body) for body in held.signatures]
 
@@ -332,10 +394,7 @@ class GameStore(Application[UUID]):
             StoreError: more than ``MAX_SIGNATURES`` in all.
         """
         header, facts = self.facts(game_id)
-        try:
-            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
-        except AggregateNotFoundError:
-            held = GameSignatures.start(game_id)
+        held = self._signatures(game_id) or GameSignatures.start(game_id)
         have = [Signature.model_validate(body) for body in held.signatures]
         added = _checked_signatures(header, facts, signatures, have)
         for signature in added:
@@ -358,6 +417,7 @@ class GameStore(Application[UUID]):
         return seed
 
     def _save_new(self, game: Game, game_id: str, *beside: Any) -> None:
+        check_game_id(game_id)
         try:
             self.save(game, *(aggregate for aggregate in beside if aggregate is not None))
         except IntegrityError as exc:
@@ -366,9 +426,8 @@ class GameStore(Application[UUID]):
     def secret_seed(self, game_id: str) -> tuple[SeedSecret, bool] | None:
         """The secret seed of a committed-seed game and whether it is revealed (None if the
         game's header carries its seed in clear, or the store does not hold it)."""
-        try:
-            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
-        except AggregateNotFoundError:
+        seed = self._seed_stream(game_id)
+        if seed is None:
             return None
         return SeedSecret(seed=seed.seed, salt=seed.salt), seed.revealed
 
@@ -382,10 +441,9 @@ class GameStore(Application[UUID]):
         header, _ = self.facts(game_id)
         if header.dice.commitment is None:
             raise StoreError(f"game {game_id} has no sealed seed (dice: {header.dice.mode})")
-        try:
-            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
-        except AggregateNotFoundError:
-            raise StoreError(f"this store does not hold the seed of game {game_id}") from None
+        seed = self._seed_stream(game_id)
+        if seed is None:
+            raise StoreError(f"this store does not hold the seed of game {game_id}")
         seed.reveal()
         self.save(seed)
         return SeedSecret(seed=seed.seed, salt=seed.salt)
@@ -507,9 +565,9 @@ class GameStore(Application[UUID]):
 
     def _uid(self, game_id: str) -> UUID:
         try:
-            return UUID(game_id)
-        except ValueError as exc:
-            raise GameNotFound(f"{game_id!r} is not a game id") from exc
+            return check_game_id(game_id)
+        except StoreError as exc:
+            raise GameNotFound(exc.message) from None
 
     def _not_found(self, game_id: str) -> GameNotFound:
         return GameNotFound(f"no game {game_id} in store {redact_url(self.location)}")
@@ -676,10 +734,12 @@ class GameStore(Application[UUID]):
     # --- annotations (issue 14): a stream beside the game, never part of its chain -----------
 
     def _annotations(self, game_id: str) -> GameAnnotations | None:
-        try:
-            return cast(GameAnnotations, self.repository.get(annotations_stream_id(game_id)))
-        except AggregateNotFoundError:
-            return None
+        return self.beside(
+            GameAnnotations,
+            annotations_stream_id(game_id),
+            legacy_annotations_stream_id(game_id),
+            game_id,
+        )
 
     def annotation_history(self, game_id: str) -> list[tuple[Annotation, Withdrawal | None]]:
         """Every annotation written on the game, in order, each with its withdrawal (or None).

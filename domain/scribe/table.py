@@ -22,13 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import (
+    LEGACY_LINKS_STREAM_ID,
     LINKS_STREAM_ID,
     ScribeLinks,
     ScribeTable,
+    legacy_table_stream_id,
     table_stream_id,
 )
 from domain.engine import CommandEnvelope, Fact, GameState
@@ -83,13 +84,9 @@ class Access:
 
 
 def _table(store: GameStore, origin: str) -> ScribeTable | None:
-    try:
-        found: Any = store.repository.get(table_stream_id(origin))
-    except AggregateNotFoundError:
-        return None
-    if not isinstance(found, ScribeTable):
-        raise StoreError(f"the store's table stream for {origin} holds something else")
-    return found
+    return store.beside(
+        ScribeTable, table_stream_id(origin), legacy_table_stream_id(origin), origin
+    )
 
 
 def open_table(store: GameStore, game_id: str) -> ScribeTable:
@@ -284,13 +281,8 @@ def issue_links(store: GameStore, game_id: str) -> dict[str, str]:
 
 
 def _links(store: GameStore) -> ScribeLinks:
-    try:
-        found: Any = store.repository.get(LINKS_STREAM_ID)
-    except AggregateNotFoundError:
-        return ScribeLinks.start()
-    if not isinstance(found, ScribeLinks):
-        raise StoreError("the store's link index holds something else")
-    return found
+    found = store.beside(ScribeLinks, LINKS_STREAM_ID, LEGACY_LINKS_STREAM_ID, "the store")
+    return found if found is not None else ScribeLinks.start()
 
 
 def revoke_link(store: GameStore, game_id: str, number: int) -> None:
