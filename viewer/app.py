@@ -23,8 +23,9 @@ from domain.annotations import Annotation
 from domain.engine import decode
 from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
+from domain.importing import import_record
 from domain.read_model import redact_view, sides_label
-from domain.record import write_record
+from domain.record import build_record, write_record
 from domain.scribe.table import Access, current_game
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
@@ -106,13 +107,10 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     if sb.button("Keep it in the store", key="keep_game"):
         try:
             kept = [check.signature for check in game.signatures if check.valid]
-            GameStore(store).import_game(
-                game.header,
-                game.facts,
-                game.seed_reveal,
-                signatures=kept,
-                annotations=game.annotations,
+            record = build_record(
+                game.header, game.facts, game.seed_reveal, kept, game.annotations
             )
+            import_record(GameStore(store), record)  # verified first, as `wake import`
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
             return

@@ -10,11 +10,12 @@ from typing import Annotated, Any
 
 import typer
 
-from domain.cli.analyse import check_imported_analysis, exported_analysis
+from domain.cli.analyse import exported_analysis
 from domain.cli.common import StoreOpt, check_side, errors, internal, progress_bar, say
 from domain.engine import GameState, apply_fact, decode, new_game
 from domain.errors import WakeError
-from domain.record import read_record_file, verify_record, write_record
+from domain.importing import import_record
+from domain.record import read_record_file, write_record
 from domain.store import GameStore
 
 
@@ -38,16 +39,7 @@ def import_(
                 if rec.header.game_id in existing:
                     say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
-                verify_record(rec)
-                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
-                st.import_game(
-                    rec.header,
-                    rec.events,
-                    rec.seed_reveal,
-                    rec.signatures or (),
-                    annotations=rec.annotations or (),
-                )
-                exported_analysis(st, rec)
+                import_record(st, rec)  # verified first: nothing unverified is stored
                 kept = len(rec.signatures or ())
                 signed = f" with {kept} signature(s)" if kept else ""
                 say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
