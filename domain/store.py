@@ -38,10 +38,13 @@ from domain.aggregate import (
     signatures_stream_id,
 )
 from domain.annotations import (
+    EVERYONE,
     MAX_ANNOTATIONS,
+    UMPIRE,
     Annotation,
     Withdrawal,
     check_bindings,
+    default_visibility,
     new_annotation,
     now,
 )
@@ -358,7 +361,8 @@ class GameStore(Application[UUID]):
         facts = list(facts)
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
         check_prefix(header, facts)  # a variation continues the prefix its header names
-        check_bindings(annotations, [header.genesis_digest(), *(f.digest for f in facts)])
+        chain = [header.genesis_digest(), *(f.digest for f in facts)]
+        check_bindings(annotations, chain, [side.id for side in header.sides])
         game = Game.start(header)
         game.record(facts)
         seed = self._seed(header, secret, seed_revealed) if secret is not None else None
@@ -782,17 +786,29 @@ class GameStore(Application[UUID]):
         text: str,
         *,
         time: str | None = None,
+        visible_to: str | None = None,
     ) -> Annotation:
         """Write an annotation on event ``event`` of the game (0: the game as a whole), bound to
-        the game's chain digest after that event. The game's own events are not touched.
+        the game's chain digest after that event, visible to ``visible_to`` (``"all"``,
+        ``"umpire"`` or a side's id; None: ``default_visibility`` of the game, written out).
+        The game's own events are not touched.
 
         Raises:
             GameNotFound: no such game.
             NoSuchEvent: the game has no such event.
-            AnnotationError: an unknown kind, bad author or text, or the game's limit reached.
+            AnnotationError: an unknown kind, bad author or text, a visibility that is not
+                everyone, the umpire or one of the game's sides, or the game's limit reached.
             StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
         """
-        length = self.state(game_id).seq
+        state = self.state(game_id)
+        length = state.seq
+        sides = [side.id for side in state.header.sides]
+        visible = visible_to or default_visibility(bool(state.ruleset.meta.hidden_information))
+        if visible not in (EVERYONE, UMPIRE, *sides):
+            raise AnnotationError(
+                f"annotation refused: --visible-to {visible[:40]!r} is not {EVERYONE!r}, "
+                f"{UMPIRE!r} or one of the game's sides ({', '.join(sides)})"
+            )
         if not 0 <= event <= length:
             raise NoSuchEvent(
                 f"game {game_id} has events 1..{length} (0 = the game as a whole), not {event}"
@@ -814,6 +830,7 @@ class GameStore(Application[UUID]):
                 author=author,
                 text=text,
                 time=time,
+                visible_to=visible,
             )
             notes.add(note.model_dump(mode="json"))
             try:

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import pandas  # noqa: F401  plotly imports it lazily: once here, before session
 import plotly.graph_objects as go
 import streamlit as st
 
-from domain.annotations import Annotation
+from domain.annotations import Annotation, shown_to
 from domain.engine import decode
 from domain.errors import WakeError
 from domain.explain import Explanation, explain_event, percent
@@ -569,6 +570,9 @@ def main() -> None:
     _trust_status(_trust(key, game))
     with st.expander("Game summary"):
         st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
+    # issue 23 item 3: a side sees only the annotations visible to it, everywhere on the page
+    hidden = bool(tl.ruleset.meta.hidden_information)
+    game = replace(game, annotations=tuple(shown_to(game.annotations, viewer, hidden)))
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         event = _navigation(key, tl, viewer, game.annotations)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from domain.annotations import Annotation, shown_for
 from domain.cli.analyse import exported_analysis
 from domain.cli.common import StoreOpt, check_side, errors, internal, progress_bar, say
 from domain.engine import GameState, apply_fact, decode, new_game
@@ -72,8 +74,8 @@ def export(
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
     has ended, or after ``wake reveal-seed``; its standing annotations are in it too); with
     ``--as SIDE``, the events as that side may see them (other players' hands and sealed
-    choices redacted; no annotations). A redacted export cannot be verified: only the
-    umpire's record carries every fact."""
+    choices redacted; only the annotations that side may see). A redacted export cannot be
+    verified: only the umpire's record carries every fact."""
     with errors():
         st = GameStore(store)
         header, facts = st.facts(game_id)
@@ -91,15 +93,19 @@ def export(
         else:
             state = new_game(header)
             check_side(state, as_side)
-            text = _redacted_export(state, facts, as_side)
+            notes = shown_for(st.annotations(game_id), header, as_side)  # issue 23 item 3
+            text = _redacted_export(state, facts, as_side, notes)
             if output is not None:
                 output.write_text(text, "utf-8")
     if output is None:
         sys.stdout.write(text)
 
 
-def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
-    """A side's view of a game as JSON: the header and each event redacted for ``side``."""
+def _redacted_export(
+    state: GameState, facts: list[Any], side: str, notes: Sequence[Annotation]
+) -> str:
+    """A side's view of a game as JSON: the header, each event redacted for ``side`` and the
+    annotations that side may see."""
     events = []
     for fact in facts:
         event = state.ruleset.redact(decode(state, fact), side)
@@ -110,5 +116,6 @@ def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
         "note": "a side's view: not a record, it does not verify",
         "header": state.header.model_dump(mode="json"),
         "events": events,
+        "annotations": [note.model_dump(mode="json") for note in notes],
     }
     return json.dumps(body, ensure_ascii=False, indent=1) + "\n"
