@@ -9,6 +9,7 @@ Tables (and the PostgreSQL schema) are created on first use.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
@@ -86,6 +87,8 @@ SNAPSHOT_INTERVAL = 50  # measured: 7 ms an order on a 43-unit game (200: 17 ms)
 MAX_ATTEMPTS = 50
 
 StoredBody = tuple[str, dict[str, Any]]
+#: What applying a stored event of the wrong kind to an aggregate raises.
+_BAD_ROWS = (AttributeError, TypeError, KeyError, ValueError)
 Beside = TypeVar("Beside", bound=Any)
 
 
@@ -140,6 +143,33 @@ def store_location(explicit: str | None = None) -> str:
     return explicit or os.environ.get(STORE_ENV) or str(default_store_path())
 
 
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _sqlite_path(location: str) -> Path:
+    """An SQLite store's file, checked before SQLite opens it: a directory, a FIFO (which
+    could block), a device (``/dev/zero``) or a socket is not a store (issue 23 item 10);
+    a regular file that is not an SQLite database is refused by SQLite itself.
+
+    Raises:
+        StoreError: the path exists and is not a regular file (symlinks followed), or its
+            directory cannot be made.
+    """
+    path = Path(location).expanduser()
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path  # a new store: created on first use
+    except OSError as exc:
+        raise StoreError(f"cannot open store {location}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise StoreError(f"cannot open store {location}: {kind} (a store is an SQLite file)")
+    return path
+
+
 class _FactRows:
     """The facts of stored rows, one at a time, counting them and keeping the last row."""
 
@@ -177,7 +207,14 @@ class RegistryMapper(Mapper[UUID]):
                 f"Wake's ({', '.join(sorted(STORED_TOPICS))}); it was not loaded and nothing it "
                 "names was imported"
             )
-        return super().to_domain_event(stored_event)
+        try:
+            return super().to_domain_event(stored_event)
+        except _BAD_ROWS as exc:  # a Wake topic that is no event, or not this row's (#13)
+            raise StoreError(
+                f"a stored row of stream {stored_event.originator_id} (version "
+                f"{stored_event.originator_version}) does not decode as {topic!r} "
+                f"({type(exc).__name__}): the store was altered outside Wake"
+            ) from None
 
 
 def _checked_signatures(
@@ -245,7 +282,7 @@ class GameStore(Application[UUID]):
             if loc == MEMORY:  # one process's private store: no file, nothing to share
                 lock = nullcontext()
             else:
-                path = Path(loc).expanduser()
+                path = _sqlite_path(loc)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 env["SQLITE_DBNAME"] = str(path)
                 lock = sqlite_setup_lock(path)
@@ -255,7 +292,7 @@ class GameStore(Application[UUID]):
         except StoreError:
             raise
         except Exception as exc:  # the library raises various errors for a bad location
-            raise StoreError(f"cannot open store {redact_url(loc)}: {exc}") from exc
+            raise StoreError(f"cannot open store {redact_url(loc)}: {_one_line(exc)}") from None
 
     def construct_mapper(self) -> Mapper[UUID]:
         """Rows are decoded by topic from Wake's allow-list only (``RegistryMapper``)."""
@@ -297,7 +334,13 @@ class GameStore(Application[UUID]):
                 f"the {kind} stream of {owner} ({uid}) holds {topic[:60]!r} rows, not a "
                 f"{kind}: it was not read (the store was altered outside Wake)"
             )
-        found: Any = self.repository.get(uid)
+        try:
+            found: Any = self.repository.get(uid)
+        except _BAD_ROWS as exc:  # a later row relabelled to another kind's event
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) does not read ({type(exc).__name__}): "
+                "the store was altered outside Wake"
+            ) from None
         # a scribe table names its line by ``origin``; annotations and analyses their game
         field = "origin" if hasattr(found, "origin") else "game_id"
         held = getattr(found, field, owner)
@@ -615,7 +658,14 @@ class GameStore(Application[UUID]):
         game: Game | None = None
         if from_snapshot and self.snapshots is not None:
             for snapshot in self.snapshots.get(uid, desc=True, limit=1, lte=version):
-                game = cast(Game.Snapshot, snapshot).mutate(None)
+                if not isinstance(snapshot, Game.Snapshot):  # a row relabelled (issue 23 #13)
+                    raise StoreError(
+                        f"the snapshot of game {game_id} at version "
+                        f"{snapshot.originator_version} is stored as a "
+                        f"{type(snapshot).__qualname__}, not a game snapshot; it was not "
+                        "loaded (the store was altered outside Wake)"
+                    )
+                game = snapshot.mutate(None)
         rows = self._stored(uid, gt=game.version if game is not None else 0, lte=version)
         if game is None:
             topic, body = next(rows, ("", {}))

@@ -86,8 +86,8 @@ def demo(
     if not files:
         typer.echo(f"no records under {fixtures / 'games'}", err=True)
         raise typer.Exit(2)
-    st = GameStore(store)
     with errors():
+        st = GameStore(store)
         _load_bundled(st, files)
         chosen = next((p for p in files if p.name == game), files[0])
         game_id = read_record_file(chosen).header.game_id

@@ -30,8 +30,9 @@ def import_(
     """Import record files into the store; each is verified first, a bad file changes nothing.
 
     Every file is tried and reported on its own line; the exit status is 2 if any failed."""
-    st = GameStore(store)
-    existing = set(st.game_ids()) if skip_existing else set()
+    with errors():
+        st = GameStore(store)
+        existing = set(st.game_ids()) if skip_existing else set()
     failed = 0
     with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
