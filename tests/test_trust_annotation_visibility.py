@@ -105,7 +105,7 @@ def test_old_annotations_without_visibility(tmp_path: Path) -> None:
     Iron & Oak and everyone's in Morze."""
     store = str(tmp_path / "old.sqlite3")
     st = GameStore(store)
-    for game, path in FILES.items():
+    for path in FILES.values():
         rec = read_record_file(path)
         digest = rec.events[2].digest
         old = Annotation(

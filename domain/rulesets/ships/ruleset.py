@@ -35,6 +35,12 @@ HIDDEN = "?"
 class ShipsRuleset(Ruleset[ShipsState, Any]):
     """2–6 players seated in a circle; hands, deck order and face-down fleets are hidden."""
 
+    #: ST-3.1 line weapons' readings, added within 1.0: their defaults are how games recorded
+    #: before them were played (the bundled SHIPS games among them).
+    options_added_later: ClassVar[frozenset[str]] = frozenset(
+        {"line_centre_on_self", "line_empty_seats"}
+    )
+
     meta: ClassVar[RulesetMeta] = RulesetMeta(
         id="ships",
         name="SHIPS & TACTICS (SHIPSマルチ)",
