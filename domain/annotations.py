@@ -22,7 +22,6 @@ overrides; whoever shows it shows it as plain text. See docs/disputes.md#annotat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -39,6 +38,7 @@ from pydantic import (
 )
 
 from domain.errors import AnnotationError, validation_summary
+from domain.plain_text import FORBIDDEN, check_plain
 from domain.safe_json import MAX_SAFE_INTEGER
 
 if TYPE_CHECKING:
@@ -66,18 +66,8 @@ MAX_AUTHOR: Final = 100
 MAX_ANNOTATIONS: Final = 10_000
 _HEX64: Final = r"^[0-9a-f]{64}$"
 _TIME: Final = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"
-# C0 controls but the line feed, DEL, C1 controls, and the bidirectional embeddings, overrides
-# and isolates that can make text read differently from what it holds ("Trojan Source")
-_FORBIDDEN: Final = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
 def _plain(value: str, what: str, *, lines: bool) -> str:
-    found = _FORBIDDEN.search(value) or (None if lines else re.search("\n", value))
-    if found is not None:
-        raise ValueError(
-            f"{what} holds the control character U+{ord(found.group()):04X} at position "
-            f"{found.start()} (plain text only{', line feeds allowed' if lines else ''})"
-        )
+    check_plain(value, what, lines=lines)  # no controls, no bidi overrides (domain.plain_text)
     if not value.strip():
         raise ValueError(f"{what} is empty")
     return value
@@ -343,7 +333,7 @@ def select(
 def fit_text(text: str) -> str:
     """Generated text (a rerun's summary) made fit for an annotation: control characters other
     than line feeds become spaces, and it is cut to ``MAX_TEXT`` characters."""
-    cleaned = _FORBIDDEN.sub(" ", text.replace("\r\n", "\n")).strip()
+    cleaned = FORBIDDEN.sub(" ", text.replace("\r\n", "\n")).strip()
     if len(cleaned) > MAX_TEXT:
         cleaned = cleaned[: MAX_TEXT - 2].rstrip() + " …"
     return cleaned

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain import clock
 from domain.canonical import canonical_json, jcs, jcs_strict, may_differ, sha256_hex
@@ -205,8 +205,7 @@ def check_header(ruleset: Ruleset[Any, Any], header: GameHeader) -> None:
     ids = [side.id for side in header.sides]
     if not meta.min_sides <= len(ids) <= meta.max_sides:
         raise RecordError(
-            f"the header has {len(ids)} sides; {meta.id} seats {meta.min_sides} to "
-            f"{meta.max_sides}"
+            f"the header has {len(ids)} sides; {meta.id} seats {meta.min_sides} to {meta.max_sides}"
         )
     twice = next((sid for i, sid in enumerate(ids) if sid in ids[:i]), None)
     if twice is not None:
@@ -673,6 +672,22 @@ def header_for(
         raise ScenarioError(
             f"invalid {ruleset.meta.name} scenario: {validation_summary(exc)}"
         ) from exc
+    try:
+        return _new_header(ruleset, resolved, options, game_id, seed, title, controllers, cards)
+    except ValidationError as exc:  # a title or side name that is not plain text (issue 23 #9)
+        raise ScenarioError(f"invalid game header: {validation_summary(exc)}") from None
+
+
+def _new_header(
+    ruleset: Ruleset[Any, Any],
+    resolved: dict[str, Any],
+    options: Mapping[str, Any] | None,
+    game_id: str,
+    seed: int | None,
+    title: str,
+    controllers: Mapping[str, str] | None,
+    cards: Literal["named"] | None,
+) -> GameHeader:
     sides = [
         SideSpec(id=sid, name=name, controller=(controllers or {}).get(sid, "human"))
         for sid, name in ruleset.sides(resolved)
