@@ -17,6 +17,7 @@ import typer
 
 from domain.cli import (
     demo,
+    keys,
     listing,
     play,
     reading,
@@ -41,6 +42,7 @@ app = typer.Typer(
 )
 
 app.command("rulesets")(listing.rulesets)
+app.add_typer(keys.trust_app, name="trust")
 app.command("start")(play.start)
 app.command("play")(play.play)
 app.command("record")(play.record)
