@@ -4,6 +4,7 @@ prints a terminal escape (OSC ``\\x1b]0;…\\x07``, C1 CSI U+009B, RLO, backspac
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,12 @@ BAD = ("\x1b", "\x9b", "\u202e", "\x08", "\x07")
 
 def forged(edit: Callable[[dict[str, Any]], None], path: Path) -> str:
     """``tests.forge.forged`` without validating the edited header (which would refuse it)."""
-    body = load(path)
+    return json.dumps(forged_body(edit, load(path)), indent=1, ensure_ascii=False)
+
+
+def forged_body(edit: Callable[[dict[str, Any]], None], original: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a record's body after ``edit``, its chain recomputed (header not validated)."""
+    body = copy.deepcopy(original)
     edit(body)
     version = body["header"].get("format_version", 1)
     head = sha256_hex((jcs if version >= 2 else canonical_json)(body["header"]))
@@ -38,7 +44,7 @@ def forged(edit: Callable[[dict[str, Any]], None], path: Path) -> str:
             event["payload"], version,
         )  # fmt: skip
     body["chain"]["head"] = head
-    return json.dumps(body, indent=1, ensure_ascii=False)
+    return body
 
 
 def _title(text: str) -> Callable[[dict[str, Any]], None]:
