@@ -37,6 +37,7 @@ from domain.errors import InvalidCommand, NoSuchEvent, StoreError
 from domain.events import CommandIssued
 from domain.lineage import fork
 from domain.scribe.menu import MenuOrder, menu_from_legal
+from domain.scribe.server_key import sign_if_ended
 from domain.store import GameStore
 
 #: The view of a page that holds no link in hosted mode: what every side has seen. Not a side's
@@ -198,7 +199,9 @@ def submit(
         if "cards" not in CommandEnvelope.model_fields:
             raise InvalidCommand("this Wake cannot record physical card draws by name yet")
         envelope_fields["cards"] = list(cards)
-    return store.submit_at(game_id, CommandEnvelope(**envelope_fields), expected)
+    facts = store.submit_at(game_id, CommandEnvelope(**envelope_fields), expected)
+    sign_if_ended(store, game_id, facts)  # a hosted server signs a game it finishes (issue 23)
+    return facts
 
 
 def orders_in(facts: Sequence[Fact]) -> list[int]:
