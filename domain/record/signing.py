@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -36,8 +36,12 @@ from domain.errors import RecordError, SignatureError
 from domain.record.model import MAX_SIGNATURES, Record, Signature, SignedHead
 from domain.record.reader import read_bounded
 
-if TYPE_CHECKING:
-    from domain.record.keyring import Keyring
+
+class Keyring(Protocol):
+    """Whose keys the reader trusts (``domain.record.keyring.Keyring``): a key's name, or None."""
+
+    def name_of(self, public_key: str) -> str | None: ...
+
 
 CONTEXT: Final = "wake-record-signature/1"
 ROLES: Final = ("umpire", "organiser", "server")
