@@ -66,6 +66,8 @@ MAX_AUTHOR: Final = 100
 MAX_ANNOTATIONS: Final = 10_000
 _HEX64: Final = r"^[0-9a-f]{64}$"
 _TIME: Final = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"
+
+
 def _plain(value: str, what: str, *, lines: bool) -> str:
     check_plain(value, what, lines=lines)  # no controls, no bidi overrides (domain.plain_text)
     if not value.strip():

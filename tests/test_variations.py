@@ -391,9 +391,7 @@ def test_variations_lists_the_tree(tmp_path: Path) -> None:
     assert lines[1].startswith(f"  └ {sibling}  after event 52: fork of River Plate")
     assert lines[1].endswith("52 events, in progress")
     assert lines[2].startswith(f"  └ {fork_id}  after event {AT}: ")
-    assert (
-        lines[3] == f"    └ {grandchild}  after event {at}: deep - {at} events, in progress"
-    )
+    assert lines[3] == f"    └ {grandchild}  after event {at}: deep - {at} events, in progress"
     assert lines[4] == "3 variation(s)"
     code, out, _ = wake("variations", grandchild, "--store", store)
     assert out.splitlines()[0] == f"variation of {fork_id} after event {at}"

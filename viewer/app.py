@@ -110,9 +110,7 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     if sb.button("Keep it in the store", key="keep_game"):
         try:
             kept = [check.signature for check in game.signatures if check.valid]
-            record = build_record(
-                game.header, game.facts, game.seed_reveal, kept, game.annotations
-            )
+            record = build_record(game.header, game.facts, game.seed_reveal, kept, game.annotations)
             import_record(GameStore(store), record)  # verified first, as `wake import`
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
