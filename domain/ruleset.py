@@ -77,6 +77,10 @@ class Ruleset(ABC, Generic[S, C]):
     #: Each option's rule: the rule whose reading the option settles (``smoke_penalises`` ->
     #: ``IO-6.2.3C``), which ruling diffs name (:meth:`option_rule`). Default: none.
     option_rules: ClassVar[Mapping[str, str]] = {}
+    #: Options added to the current version after games were recorded without them: a header
+    #: of that version may leave them out, and their default is the reading those games were
+    #: played under. Every other option must be in a current header (issue 23 item 11).
+    options_added_later: ClassVar[frozenset[str]] = frozenset()
 
     # --- setting up -------------------------------------------------------------------------
 
