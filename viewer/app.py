@@ -403,7 +403,7 @@ def _view_as(sides: list[str], tl: Timeline) -> str | None:
         "View as",
         [UMPIRE, *sides],
         key="view_as",
-        format_func=lambda side: side if side == UMPIRE else _md(side),  # options are Markdown
+        format_func=lambda side: side if side == UMPIRE else _md(tl.side_names.get(side, side)),
         help="Hidden information is sealed for a side until revealed.",
     )
     if not tl.ruleset.meta.hidden_information:
