@@ -497,9 +497,13 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         if ex.command.notes:  # what the order's cards do (plain text from data files)
             cards = "\n".join(ex.command.notes)
             st.text(cards, help=tip(cards))
-    seals = tl.sealed_lines(event, viewer)  # the umpire only: what the seals turn out to hold
-    if seals:
-        st.caption("Sealed choices (umpire only: a side learns each one at its reveal)")
+    seals = tl.sealed_lines(event, viewer)  # what the seals turn out to hold: all for the
+    if seals:  # umpire, a side's own only for that side (issue 21 item 3)
+        st.caption(
+            "Sealed choices (umpire only: a side learns each one at its reveal)"
+            if viewer is None
+            else "Your own sealed choices (the other sides learn them at their reveal)"
+        )
         st.text("\n".join(seals))  # plain text: labels and contents come from the record
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
