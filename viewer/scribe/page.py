@@ -52,8 +52,8 @@ SEEN = "sc_seen"  # (game, event) the page last showed
 FLASH = "sc_flash"  # a message for the next run: (kind, text)
 CLICK = "sc_click_n"  # the last board click handled
 LOG_LINES = 12
-REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere (0.5 s ticks
-# piled up on a loaded server: a page could stall with its order half-drawn)
+REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere (on a loaded
+# server 0.5 s ticks queued up behind full reruns, dozens at a time in the server's log)
 FLASH_SECONDS = 10.0  # how long a message stays on the page
 
 
