@@ -27,7 +27,7 @@ from domain.engine import apply_event, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.read_model import GameView, UnitView, redact_view
 from viewer.figures import _label_point, _outline, board_height
-from viewer.timeline import Timeline, _side, _units
+from viewer.timeline import LUCK_MARK, Timeline, _side, _units, kind_name
 
 FORMAT = 1
 ATTACKER_FIELDS = ("attacker", "firer", "ship", "subject")
@@ -134,7 +134,7 @@ def _event_fields(
         event = tl.ruleset.redact(event, viewer)
     payload = event.model_dump(mode="json")
     side = payload.get("side") if topic == CommandIssued.TOPIC else _side(payload, topic)
-    units = _units(payload)
+    units = _units(payload, tl.known_units)
     attacker = next((payload[k] for k in ATTACKER_FIELDS if payload.get(k)), None)
     target = payload.get("target")
     attack = [attacker, target] if isinstance(attacker, str) and isinstance(target, str) else None
@@ -165,8 +165,8 @@ def build_payload(tl: Timeline, viewer: str | None) -> dict[str, Any]:
             deltas.append(0)
         side, units, attack = _event_fields(tl, event, fact.topic, viewer)
         kind = kind_index.setdefault(info.kind, len(kinds))
-        if kind == len(kinds):
-            kinds.append(info.kind)
+        if kind == len(kinds):  # the kind as players read it (issue 21 item 7)
+            kinds.append(kind_name(info.kind))
         events.append(
             [
                 kind,
@@ -230,8 +230,8 @@ def _swing_text(
     if seq not in rolls:
         return text
     line = tl.text(seq, viewer)
-    if kind in ("lucky", "unlucky") and "(p=" in text:
-        line += text[text.rindex(" (p=") :]
+    if kind in ("lucky", "unlucky") and LUCK_MARK in text:
+        line += text[text.rindex(LUCK_MARK) :]
     return line
 
 

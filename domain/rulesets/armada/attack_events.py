@@ -427,7 +427,9 @@ def describe(event: DomainEvent) -> str | None:
             return f"{extra}{source} attacks {target} at {event.range} range{obstructed}"
         case AttackDiceGathered():
             pool = f"{event.red} red, {event.blue} blue, {event.black} black"
-            return f"gathers {pool}" + (f"; to remove: {event.removals}" if event.removals else "")
+            return f"gathers {pool}" + (
+                f"; to remove: {', '.join(event.removals)}" if event.removals else ""
+            )
         case AttackDieRemoved():
             return f"removes a {event.colour} die [{event.rule}] {event.reason}".rstrip()
         case AttackDiceRolled():

@@ -11,7 +11,7 @@ import orjson
 from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
 from domain.data_versions import ShippedData
-from domain.dice import DiceSource, SeededDice
+from domain.dice import ARMADA_BLACK, ARMADA_BLUE, ARMADA_RED, CustomDie, DiceSource, SeededDice
 from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.frozen import changed
@@ -149,6 +149,17 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def names(self, state: ArmadaState) -> dict[str, str]:
+        """The damage cards and obstacles by id (issue 21 item 7)."""
+        data = state.data
+        names = {card.id: card.name for card in data.damage.cards}
+        names.update({o.id: o.name for o in data.obstacles.obstacles})
+        return names
+
+    def custom_dice(self) -> tuple[CustomDie, ...]:
+        """The red, blue and black dice (SWA-DICE)."""
+        return (ARMADA_RED, ARMADA_BLUE, ARMADA_BLACK)
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

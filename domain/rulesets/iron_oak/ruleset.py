@@ -175,6 +175,10 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
         """A fire declaration: each fire's range when declared (IO-6.1)."""
         return view.fire_notes(state, event)
 
+    def names(self, state: IronOakState) -> dict[str, str]:
+        """The action cards by id (issue 21 item 7)."""
+        return {card.id: card.name for card in state.data.cards.cards}
+
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
 

@@ -149,6 +149,10 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         hacking, Minovsky particles)."""
         return [*view.attack_notes(state, event), *view.provisional_notes(state, event)]
 
+    def names(self, state: ShipsState) -> dict[str, str]:
+        """Every card of the game's card set by id (issue 21 item 7)."""
+        return {card.id: card.name for card in state.data.cards.cards}
+
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)
 

@@ -16,7 +16,7 @@ from domain.rulesets.ships.combat import has_vanguard
 from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
 from domain.rulesets.ships.fleet import fleet_text
 from domain.rulesets.ships.state import ShipsState, Unit
-from domain.words import possessive
+from domain.words import list_text, possessive, value_text
 
 PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
 RANGES = ("long", "medium", "short")
@@ -299,7 +299,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, CardDrawn):
         return describe_draw(e)
     if isinstance(e, GameEnded):
-        return f"game over: {e.winner or 'draw'} ({e.reason}); VP {e.vp}"
+        return f"game over: {e.winner or 'draw'} ({e.reason}); VP {value_text(e.vp)}"
     if isinstance(e, ev.BattleStarted):
         return f"battle {e.battle} begins"
     if isinstance(e, ev.DeckShuffled):
@@ -318,7 +318,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.FleetRevealed):
         v = [s.card for s in e.fleet.vanguard]
         r = [s.card for s in e.fleet.rearguard]
-        return f"{e.player} reveals vanguard {v} rearguard {r}"
+        return f"{e.player} reveals vanguard {list_text(v)}, rearguard {list_text(r)}"
     if isinstance(e, ev.FleetCorrected):
         return (
             f"{possessive(e.player)} face-down fleet ({fleet_text(e.fleet)}) breaks {e.rule}: "
@@ -326,7 +326,7 @@ def describe(event: DomainEvent) -> str:
         )
     if isinstance(e, ev.FleetsPlaced):
         ships = sum(1 for u in e.units if u.kind == "ship")
-        extra = f"; combined {e.combined} (ST-5.4)" if e.combined else ""
+        extra = f"; combined {list_text(e.combined)} (ST-5.4)" if e.combined else ""
         return f"all fleets revealed: {ships} ships on the table{extra}"
     if isinstance(e, ev.SegmentStarted):
         return f"{SEGMENT_NAMES[e.segment]} segment"
@@ -340,7 +340,9 @@ def describe(event: DomainEvent) -> str:
             f"battle {prov.tag(prov.MINOVSKY)}"
         )
     if isinstance(e, ev.AircraftLaunched):
-        moved = f", pilots {e.pilots}" if e.pilots else ""
+        moved = (
+            ", pilots " + ", ".join(f"{p} to {a}" for p, a in e.pilots.items()) if e.pilots else ""
+        )
         return f"{e.player} launches {len(e.aircraft)} aircraft{moved}"
     if isinstance(e, ev.AttackDeclared):
         what = f"line weapon at {e.centre}" if e.line else "attacks"
@@ -355,12 +357,13 @@ def describe(event: DomainEvent) -> str:
         kept = [c for c in e.cards if c not in e.cancelled]
         sat = f" +{e.saturation} saturation" if e.saturation else ""
         text = (
-            f"{e.player} hits {e.target}{_at_range(e.segment)}: guns {e.guns} + cards {kept}{sat}"
+            f"{e.player} hits {e.target}{_at_range(e.segment)}: guns {e.guns}"
+            f" + cards {list_text(kept)}{sat}"
             f" − armour {e.armour}"
             f" = {e.damage} damage ({e.total}/{e.hull})"
         )
         if e.cancelled:
-            text += f"; cancelled {e.cancelled}"
+            text += f"; cancelled {list_text(e.cancelled)}"
         if e.sunk:
             text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
             if e.earlier_hitters:
@@ -369,7 +372,8 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.DogfightResolved):
         return (
             f"air battle over {e.defender}: {e.attacker} {e.attack_strength} v "
-            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} "
+            f"{e.defence_strength}; lost {list_text(e.attackers_lost)} / "
+            f"{list_text(e.defenders_lost)} "
             f"{prov.tag(prov.AIR)}"
         )
     if isinstance(e, ev.AirStrikeFlown):
@@ -377,7 +381,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.AircraftReturned):
         return f"{e.player} sends {', '.join(e.aircraft)} back to their ships"
     if isinstance(e, ev.AircraftRecovered):
-        return f"aircraft recovered {e.recovered}, lost {e.lost}"
+        return f"aircraft recovered {list_text(e.recovered)}, lost {list_text(e.lost)}"
     if isinstance(e, ev.BoardingResolved):
         outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
         return (
@@ -392,7 +396,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.TurnEnded):
         return f"{e.player} ends the {SEGMENT_NAMES[e.segment]} turn"
     if isinstance(e, ev.BattleScored):
-        return f"battle {e.battle} over: survivors score {e.vp}"
+        return f"battle {e.battle} over: survivors score {value_text(e.vp)}"
     return type(e).__name__
 
 

@@ -393,7 +393,7 @@
   // the hover holds the essentials; a click on the unit shows everything below the board
   function hover(u, sideName) {
     const status = u.status === 'active' ? '' : ` · ${esc(u.status)}`;
-    const lines = [`<b>${esc(u.name)}</b> (${esc(u.id)})`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
+    const lines = [`<b>${esc(u.name)}</b>`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
     if (u.strength > 0 || u.damage > 0) lines.push(`damage ${u.damage}/${u.strength}`);
     if (u.kind !== HIDDEN_KIND) lines.push('<i>click for details and reach</i>');
     return lines.join('<br>');
