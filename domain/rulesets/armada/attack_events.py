@@ -416,15 +416,20 @@ def describe(event: DomainEvent) -> str | None:
     """One log line for an event of this module (None for any other event)."""
     match event:
         case AttackDeclared():
-            source = f"{event.attacker} {event.zone}" if event.zone else event.attacker
+            source = event.attacker  # its hull zone is the arc named below
             target = (
                 f"{event.defender} {event.defending_zone}"
                 if event.defending_zone
                 else event.defender
             )
             extra = "additional target: " if event.additional else ""
-            obstructed = ", obstructed" if event.obstructed else ""
-            return f"{extra}{source} attacks {target} at {event.range} range{obstructed}"
+            arc = f" from its {event.zone} arc" if event.zone else ""
+            measured = f", distance {event.distance}" if event.distance else ""
+            sight = "obstructed" if event.obstructed else "not obstructed"
+            return (
+                f"{extra}{source} attacks {target}{arc} at {event.range} range{measured}"
+                f" ({sight})"
+            )
         case AttackDiceGathered():
             pool = f"{event.red} red, {event.blue} blue, {event.black} black"
             return f"gathers {pool}" + (

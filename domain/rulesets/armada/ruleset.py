@@ -41,6 +41,7 @@ from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
 from domain.rulesets.armada.summaries import GLOSSARY, RULE_SUMMARIES
 from domain.scribe.menu import MenuOrder
+from domain.words import possessive
 
 _ORDERS = OrderParser(ArmadaCommand, "Star Wars: Armada")
 SEALED = "sealed"
@@ -149,6 +150,19 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def event_notes(self, state: ArmadaState, event: DomainEvent) -> list[str]:
+        """At an attack's declaration, the defender's defence tokens as they stood: which were
+        ready to spend (SWA-DEF; issue 21 item 8)."""
+        if not isinstance(event, AttackDeclared):
+            return []
+        unit = state.ships.get(event.defender) or state.squadrons.get(event.defender)
+        tokens = getattr(unit, "defense", ()) if unit is not None else ()
+        if not tokens:
+            return [f"{event.defender} has no defence tokens [SWA-DEF]"]
+        listed = ", ".join(f"{t.kind} {t.state}" for t in tokens)
+        ready = sum(1 for t in tokens if t.state == "ready")
+        return [f"{possessive(event.defender)} defence tokens: {listed} ({ready} ready) [SWA-DEF]"]
 
     def names(self, state: ArmadaState) -> dict[str, str]:
         """The damage cards and obstacles by id (issue 21 item 7)."""

@@ -13,7 +13,13 @@ from domain.rulesets.ships import events as ev
 from domain.rulesets.ships import provisional as prov
 from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
-from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
+from domain.rulesets.ships.data import (
+    AircraftCard,
+    AttackCard,
+    CharacterCard,
+    DefenceCard,
+    ShipCard,
+)
 from domain.rulesets.ships.fleet import fleet_text
 from domain.rulesets.ships.state import ShipsState, Unit
 from domain.words import list_text, possessive, value_text
@@ -227,6 +233,48 @@ def read_model(state: ShipsState) -> GameView:
 def _at_range(segment: str) -> str:
     """The range of a fire segment (ST-2.2: the segment is the range), else nothing."""
     return f" at {segment} range" if segment in RANGES else ""
+
+
+def hit_notes(state: ShipsState, event: DomainEvent) -> list[str]:
+    """What settles a hit (issue 21 item 8): each attack card's text, each cancelled card with
+    the defence card that cancelled it, and why the ship's guns were 0 when they were (hacked,
+    ST-5.2; Minovsky particles, ST-5.3; no guns at this range)."""
+    if not isinstance(event, ev.HitResolved):
+        return []
+    cards = state.data.cards.by_id()
+    lines: list[str] = []
+    for card_id, value in zip(event.cards, event.values, strict=False):
+        card = cards.get(card_id)
+        if isinstance(card, AttackCard):
+            ranges = ", ".join(card.segments)
+            line = " (line weapon, ST-3.1)" if card.line else ""
+            lines.append(
+                f"card {card.name}: {card.weapon} attack {value}, played at {ranges} range{line}"
+            )
+    defences = [
+        cards[c]
+        for played in (state.pending.defences.values() if state.pending else ())
+        for c in played
+        if isinstance(cards.get(c), DefenceCard)
+    ]
+    for card_id in event.cancelled:
+        card = cards.get(card_id)
+        weapon = getattr(card, "weapon", "")
+        by = next((d for d in defences if weapon in d.cancels), None)
+        name = getattr(card, "name", card_id)
+        reason = f"{by.name} cancels {weapon} cards" if by else f"a defence card cancels {weapon}"
+        lines.append(f"{name} cancelled: {reason} {prov.tag(prov.HIT)}")
+    shooter = state.units.get(event.ship) if event.ship else None
+    if shooter is not None and event.guns == 0:
+        table = state.data.combat
+        if shooter.hacked:
+            why = "the ship was hacked: its guns are silent this battle (ST-5.2)"
+        elif state.minovsky and event.segment in table.minovsky_guns_off:
+            why = f"Minovsky particles silence guns at {event.segment} range (ST-5.3)"
+        else:
+            why = f"the ship card has no guns at {event.segment} range"
+        lines.append(f"guns 0: {why}")
+    return lines
 
 
 def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
