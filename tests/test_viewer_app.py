@@ -143,8 +143,10 @@ def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.Monkey
     text = _plain("\n".join(m.value for m in at.markdown))
     text += "\n".join(t.value for t in at.text)  # the rolls are plain text
     assert "rule **PL-4b**" in text and "rule **PL-4c**" in text and "rule **PL-4d**" in text
-    assert "needs at least" in text and "faces [" in text
-    assert "chance of this outcome" in text
+    assert "needs at least" in text and "d10 rolled" in text
+    # Issue 21 items 7 and 8: the odds named, no Python list, names not ids
+    assert "chance of success" in text and "faces [" not in text
+    assert "graf_spee" not in text
 
 
 def test_unknown_game_says_so_and_opens_none(

@@ -308,7 +308,7 @@
 
   // --- board -----------------------------------------------------------------------------------
   function fmt(v) {
-    if (typeof v === 'boolean') return v ? 'True' : 'False';
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
     if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
     return String(v);
   }
@@ -827,7 +827,7 @@
       return;
     }
     const status = u.status === 'active' ? '' : ` · ${u.status}`;
-    box.append(el('p', 'unit-head', `${u.name} (${u.id}) · ${names[u.side] || u.side} · ${u.kind}${status}`));
+    box.append(el('p', 'unit-head', `${u.name} · ${names[u.side] || u.side} · ${u.kind}${status}`));
     const rows = [['damage', `${u.damage}/${u.strength}`], ['where', wh[u.id] || 'off the board']];
     if (u.heading != null) rows.push(['heading', `${fmt(u.heading)}°`]);
     for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), fmt(v)]);
