@@ -197,7 +197,8 @@ def test_armada_dice_faces_and_brace() -> None:
     terms = _terms(text, "armada")
     # Issue 21 item 8: the dice are shown by colour and icons, each colour explained
     assert "1–2 blank, 3–4 hit, 5–6 crit, 7 accuracy, 8 hit+hit" in terms["red dice"].meaning
-    assert "1–4 hit, 5–6 crit, 7–8 accuracy" in terms["blue dice"].meaning
+    blue = get_ruleset("armada").glossary()["blue dice"]
+    assert "1–4 hit, 5–6 crit, 7–8 accuracy" in blue
     black = terms["black dice"].meaning
     assert "1–2 blank, 3–6 hit, 7–8 hit+crit" in black and "SWA-DICE" in black
     assert "close range only" in black
