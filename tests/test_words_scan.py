@@ -10,7 +10,7 @@ import pytest
 
 from domain.record import read_record_file
 from tests.helpers import RECORDS
-from tests.words_scan import problems, scan_game
+from tests.words_scan import game_views, problems, scan_game
 from viewer.timeline import Timeline
 
 SCRUBBER_JS = Path(__file__).resolve().parents[1] / "viewer/scrubber/static/scrubber.js"
@@ -41,8 +41,9 @@ def test_every_text_of_every_bundled_game_is_in_players_words(path: Path) -> Non
         viewers += [side.id for side in record.header.sides]
     found: list[tuple[str, str, str]] = []
     texts = 0
+    views = game_views(tl)
     for viewer in viewers:
-        scan = scan_game(path, viewer, tl)
+        scan = scan_game(path, viewer, tl, views)
         texts += scan.texts
         found += scan.problems
     assert texts > tl.length * len(viewers)  # every event read, in every view

@@ -111,23 +111,36 @@ def _named_units(view: GameView) -> dict[str, str]:
     return {u.id: u.name for u in view.units if u.name and u.name != "hidden"}
 
 
-def _views(tl: Timeline, viewer: str | None) -> Iterator[tuple[int, GameView]]:
-    """(event, the view after it as ``viewer`` sees it) for the start and each change."""
+def game_views(tl: Timeline) -> dict[int, GameView]:
+    """Event -> the read model after it (the umpire's), at the start and at each change: built
+    once per game, redacted for each view."""
+    return dict(_views(tl))
+
+
+def _views(tl: Timeline) -> Iterator[tuple[int, GameView]]:
     state = new_game(tl.header)
     ruleset = state.ruleset
-    yield 0, redact_view(ruleset.read_model(state.rules), viewer)
+    yield 0, ruleset.read_model(state.rules)
     for fact, event in zip(tl.facts, tl.decoded, strict=True):
         before = state
         state = apply_event(state, event, fact.digest)
         if state.rules is not before.rules:
-            yield fact.seq, redact_view(ruleset.read_model(state.rules), viewer)
+            yield fact.seq, ruleset.read_model(state.rules)
 
 
-def scan_game(path: Path, viewer: str | None, tl: Timeline | None = None) -> Scan:
-    """Every text of the game at ``path`` as ``viewer`` reads it, checked (see the module)."""
+def scan_game(
+    path: Path,
+    viewer: str | None,
+    tl: Timeline | None = None,
+    views: dict[int, GameView] | None = None,
+) -> Scan:
+    """Every text of the game at ``path`` as ``viewer`` reads it, checked (see the module);
+    ``views``: :func:`game_views` of the game, when already built."""
     if tl is None:
         record = read_record_file(path)
         tl = Timeline(record.header, record.events)
+    if views is None:
+        views = game_views(tl)
     scan = Scan()
     who = viewer or "umpire"
     # the names this view knows after each event: every unit seen named so far
@@ -135,7 +148,7 @@ def scan_game(path: Path, viewer: str | None, tl: Timeline | None = None) -> Sca
     named_at: list[dict[str, str]] = []
     side_names = {s.id: s.name for s in tl.first_view.sides}
     previous: dict[str, UnitView] = {}
-    changes = dict(_views(tl, viewer))
+    changes = {seq: redact_view(view, viewer) for seq, view in views.items()}
     for seq in range(tl.length + 1):
         view = changes.get(seq)
         if view is not None:
@@ -158,7 +171,10 @@ def scan_game(path: Path, viewer: str | None, tl: Timeline | None = None) -> Sca
         scan.check(f"{who} move list {seq}", row[3], named_at[seq])
     state = new_game(tl.header)
     for i, (fact, event) in enumerate(zip(tl.facts, tl.decoded, strict=True)):
-        lines = explanation_lines(explain_event(state, tl.facts, i, viewer))
+        # the names the viewer's explain panel passes (``Timeline.names_at``); the report
+        # below reads explain_event's own (``event_names``)
+        names = tl.names_at(fact.seq, viewer)
+        lines = explanation_lines(explain_event(state, tl.facts, i, viewer, names))
         lines += tl.sealed_lines(fact.seq, viewer)
         scan.check(f"{who} explain {fact.seq}", "\n".join(lines), named_at[fact.seq])
         state = apply_event(state, event, fact.digest)

@@ -279,10 +279,12 @@ class Timeline:
 
     def _record_series(self, seq: int, view: GameView) -> None:
         per_side: dict[str, float] = {s.id: 0.0 for s in view.sides}
+        # one line per unit, named so that six TIE squadrons stay six (issue 21 item 7)
+        labels = unit_labels(u for u in view.units if not u.private)
         for unit in view.units:
             if unit.private:  # hidden cards: never damaged, and their names are secret
                 continue
-            self.damage_unit.add(unit.name, seq, float(unit.damage))
+            self.damage_unit.add(labels.get(unit.id, unit.name), seq, float(unit.damage))
             per_side[unit.side] = per_side.get(unit.side, 0.0) + unit.damage
         for side in view.sides:
             self.damage_side.add(side.name, seq, per_side.get(side.id, 0.0))
@@ -295,11 +297,13 @@ class Timeline:
         if new.phase != old.phase or new.turn != old.turn:
             self.phase_starts.append((new.phase, seq))
         was = {u.id: u.status for u in old.units}
+        labels = unit_labels(u for u in new.units if not u.private)
         for unit in new.units:
             if unit.private:  # a hidden card: its name is secret, and it is never destroyed
                 continue
             if was.get(unit.id) == "active" and unit.status != "active":
-                self.swings.append(Swing(seq, "kill", f"{unit.name} {unit.status}"))
+                name = labels.get(unit.id, unit.name)
+                self.swings.append(Swing(seq, "kill", f"{name} {unit.status}"))
 
     def _add_luck_swings(self, rolls: list[tuple[Fraction, bool, int, str]], top: int = 5) -> None:
         """The luckiest (least likely successes) and unluckiest (least likely failures) rolls."""

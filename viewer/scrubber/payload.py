@@ -26,6 +26,7 @@ from typing import Any
 from domain.engine import apply_event, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.read_model import GameView, UnitView, redact_view
+from domain.words import unit_labels
 from viewer.figures import _label_point, _outline, board_height
 from viewer.timeline import LUCK_MARK, Timeline, _side, _units, kind_name
 
@@ -216,8 +217,9 @@ def _kills(seq: int, old: GameView, new: GameView) -> list[list[Any]]:
     """Units put out of play by event ``seq``, from the views as the viewer sees them (the
     timeline's own kill swings read the whole state: a hidden card's name is not for a side)."""
     was = {u.id: u.status for u in old.units}
+    labels = unit_labels(u for u in new.units if not u.private)
     return [
-        [seq, "kill", f"{u.name} {u.status}"]
+        [seq, "kill", f"{labels.get(u.id, u.name)} {u.status}"]
         for u in new.units
         if was.get(u.id) == "active" and u.status != "active"
     ]
