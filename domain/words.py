@@ -109,15 +109,22 @@ class Names:
 def unit_labels(units: Iterable[Any]) -> dict[str, str]:
     """Unit id -> the name a person reads, from read-model units (``UnitView``): the unit's own
     name, with its seat where it has one (``Andromeda (P1)``) and a number where several share
-    a name (``TIE Fighter Squadron 2``). Hidden placeholders are not named."""
+    a name (``TIE Fighter Squadron 2``). Hidden placeholders are not named. Names are counted
+    among what one reader sees together: the public units, and each side's private cards apart
+    (a number must not tell that someone's hidden card shares a name)."""
     units = [u for u in units if u.name and u.name != "hidden"]
-    count: dict[str, int] = {}
+
+    def group(unit: Any) -> str | None:
+        return unit.side if getattr(unit, "private", False) else None
+
+    count: dict[tuple[str | None, str], int] = {}
     for unit in units:
-        count[unit.name] = count.get(unit.name, 0) + 1
+        key = (group(unit), unit.name)
+        count[key] = count.get(key, 0) + 1
     labels: dict[str, str] = {}
     for unit in units:
         label = unit.name
-        if count[unit.name] > 1:
+        if count[(group(unit), unit.name)] > 1:
             digits = re.search(r"(\d+)$", unit.id)
             label += f" {digits.group(1)}" if digits else f" ({humanise(unit.id)})"
         seat = unit.details.get("seat") if isinstance(unit.details, Mapping) else None
