@@ -13,7 +13,7 @@ from domain.engine import Fact
 from domain.events import DiceRolled
 from domain.explain import explain_event, explanation_lines
 from domain.record import read_record_file
-from domain.words import Names, value_text
+from domain.words import Names, unit_labels, value_text
 from tests.helpers import FIXTURES
 from viewer.scrubber import build_payload
 from viewer.timeline import Timeline, kind_name
@@ -135,3 +135,27 @@ def test_a_ships_hit_says_why_a_card_was_cancelled() -> None:
     assert re.search(r"card [\w -]+: \w+ attack \d+, played at", text), text
     assert re.search(r"cancelled: [\w -]+ cancels \w+ cards", text), text
     assert "['" not in text and "[]" not in text
+
+
+def test_unit_labels_never_hint_at_a_hidden_card() -> None:
+    """Issue 21 item 7 with hidden information (ST-1.9): a ship on the table is numbered only
+    among the units every side sees; a card in a hand sharing its name changes nothing."""
+    from domain.read_model import UnitView
+
+    def unit(uid: str, name: str, private: bool = False) -> UnitView:
+        return UnitView(
+            id=uid,
+            side="P1",
+            name=name,
+            kind="ship",
+            status="active",
+            damage=0,
+            strength=1,
+            details={"seat": "P1"},
+            private=private,
+        )
+
+    labels = unit_labels([unit("P1-b1-V1", "Andromeda"), unit("P1-hand-1", "Andromeda", True)])
+    assert labels == {"P1-b1-V1": "Andromeda (P1)", "P1-hand-1": "Andromeda (P1)"}
+    squadrons = unit_labels([unit("tie_1", "TIE"), unit("tie_2", "TIE")])
+    assert squadrons == {"tie_1": "TIE 1 (P1)", "tie_2": "TIE 2 (P1)"}
