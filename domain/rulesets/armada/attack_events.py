@@ -68,7 +68,12 @@ class PoolDie(BaseModel):
 
 
 def _dice(dice: list[PoolDie]) -> str:
-    return "[" + ", ".join(str(d) for d in dice) + "]"
+    """Dice as players see them, by colour in throw order: ``red: blank, hit+hit; blue: hit``
+    (issue 21 item 8)."""
+    groups: dict[str, list[str]] = {}
+    for die in dice:
+        groups.setdefault(die.colour, []).append("+".join(die.icons) or "blank")
+    return "; ".join(f"{colour}: {', '.join(faces)}" for colour, faces in groups.items()) or "none"
 
 
 # --------------------------------------------------------------------------- the attack
