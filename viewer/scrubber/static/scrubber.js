@@ -830,7 +830,11 @@
     box.append(el('p', 'unit-head', `${u.name} · ${names[u.side] || u.side} · ${u.kind}${status}`));
     const rows = [['damage', `${u.damage}/${u.strength}`], ['where', wh[u.id] || 'off the board']];
     if (u.heading != null) rows.push(['heading', `${fmt(u.heading)}°`]);
-    for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), fmt(v)]);
+    // players' words (issue 21 item 7): a unit named in a detail by its name, other ids humanised
+    const nameOf = new Map(f.units.filter((x) => !x.private || x.name !== 'hidden').map((x) => [x.id, x.name]));
+    const words = (v) => (typeof v !== 'string' ? fmt(v) : v.replace(/[A-Za-z0-9][\w-]*/g,
+      (t) => nameOf.get(t) || (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(t) ? t.replace(/_/g, ' ') : t)));
+    for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), words(v)]);
     const dl = el('dl');
     for (const [k, v] of rows) dl.append(el('dt', '', k), el('dd', '', v));
     box.append(dl);
