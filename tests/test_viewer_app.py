@@ -18,6 +18,7 @@ from domain.record import read_record_file
 from domain.store import GameStore
 from tests.helpers import FIXTURES, RECORDS
 from viewer.loading import LoadError, from_bytes
+from viewer.timeline import Timeline
 
 APP = str(Path(__file__).resolve().parents[1] / "viewer" / "app.py")
 RIVER_PLATE_ID = "00000000-0000-4000-8000-000000000001"
@@ -260,11 +261,15 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
         f"{reveal.payload['order']} (revealed at event {reveal.seq}; not yet revealed at this "
         "moment)"
     )
+    # issue 21 item 7: the ship and the order in words ("USS Cumberland", "maneuver 1")
+    names = Timeline(rec.header, rec.events).names_at(sealed.seq, None)
+    expected = names.text(expected)
+    assert ship not in expected
     at = _app(store_path, monkeypatch, game=IO_ID, event=str(sealed.seq))
     assert any(expected in t.value for t in at.text)
     assert any("Sealed choices (umpire only" in c.value for c in at.caption)
     line = _payload(at)["events"][sealed.seq - 1][3]
-    assert f"{ship} order card (turn 1) = {reveal.payload['order']}" in line
+    assert names.text(f"{ship} order card (turn 1) = {reveal.payload['order']}") in line
     assert "not yet revealed at this moment" in line
     for side in ("CSA", "USA"):
         at.radio(key="view_as").set_value(side).run()
