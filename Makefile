@@ -75,6 +75,17 @@ fixtures: $(STAMP)
 	  --game-id 00000000-0000-4000-8000-000000000005 -o $(GAMES)/narvik_destroyers-physical.wake.json
 	$(WAKE) record morze $(MORZE)/denmark_strait.json --seed 2 \
 	  --game-id 00000000-0000-4000-8000-000000000006 -o $(GAMES)/denmark_strait-draw.wake.json
+	# issue 24 item 2: a game with its win-probability analysis (bot rollouts), for the viewer's
+	# graph: recorded, analysed in a scratch store, exported with its analysis section
+	tmp=$$(mktemp -d) && \
+	  $(WAKE) record morze $(MORZE)/channel_skirmish.json --seed 3 \
+	    --game-id 00000000-0000-4000-8000-000000000008 -o $$tmp/game.wake.json && \
+	  $(WAKE) import $$tmp/game.wake.json --store $$tmp/store.sqlite3 && \
+	  $(WAKE) analyse 00000000-0000-4000-8000-000000000008 --every order --rollouts 40 \
+	    --workers 1 --no-notes --store $$tmp/store.sqlite3 > /dev/null && \
+	  $(WAKE) export 00000000-0000-4000-8000-000000000008 --analysis --store $$tmp/store.sqlite3 \
+	    -o $(GAMES)/channel_skirmish-analysed.wake.json && \
+	  rm -rf $$tmp
 	mkdir -p $(IO_GAMES)
 	$(WAKE) record iron_oak $(IO)/hampton_roads.json --seed 25 \
 	  --game-id 00000000-0000-4000-8000-000000000101 -o $(IO_GAMES)/hampton_roads-magazine.wake.json

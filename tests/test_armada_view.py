@@ -174,7 +174,7 @@ def test_read_model_json_round_trip(armada: ArmadaRuleset) -> None:
 
 def test_overlays_show_the_last_attack_and_the_last_maneuver(armada: ArmadaRuleset) -> None:
     """SWA-ATK 1 / SWA-RNG / SWA-2.3: nothing is drawn before anything happens; while an
-    attack is declared (and until the next maneuver or activation) its line of sight, labelled
+    attack is declared (and until the next maneuver or turn) its line of sight, labelled
     with the range band, and the attacking zone's arc out to that band are drawn; after a
     maneuver, the tool's path from where the ship started."""
     game = Game(_close())
@@ -191,8 +191,14 @@ def test_overlays_show_the_last_attack_and_the_last_maneuver(armada: ArmadaRules
     _finish_attack(game)
     assert {o.kind for o in view.overlays(game.state)} == {"line_of_sight", "range"}
     before = game.state.ships["victory"].pose
-    game.maneuver("victory")
-    paths = view.overlays(game.state)
+    start = game.state
+    events = game.maneuver("victory")
+    moved = start
+    for event in events:  # the state at the maneuver's own event (issue 21 item 6: the next
+        moved = armada.evolve(moved, event)  # side's turn clears it)
+        if type(event).__name__ == "ShipManeuvered":
+            break
+    paths = view.overlays(moved)
     assert [o.kind for o in paths] == ["path"] and paths[0].units == ["victory"]
     first = paths[0].points[0]
     assert abs(first[1] - before.y) < 80  # the tool starts at the ship's old position
@@ -227,3 +233,30 @@ def test_overlay_builders(armada: ArmadaRuleset) -> None:
     assert path is not None and path.kind == "path" and path.label == "speed 2 (+0 +1)"
     assert LineString(path.points).hausdorff_distance(move.centreline) < 0.1
     assert path_overlay(execute(state.ships["victory"].pose, base, tool, [], "right"), "v") is None
+
+
+def test_an_overlay_lives_for_its_own_activation_only() -> None:
+    """Issue 21 item 6 (SWA-2.3, SWA-ATK 1): a maneuver's path or an attack's line is drawn
+    until the next side's turn or phase begins; in the learning game nebulon's path from event
+    51 was still drawn at event 89, across the status and command phases. Over every event of
+    every bundled Armada game: nothing is drawn in the status or command phase, nor as a turn
+    begins; and a maneuver or an attack is drawn at its own event."""
+    from pathlib import Path
+
+    from domain.engine import apply_fact, new_game
+    from domain.record import read_record_file
+
+    drawn_at_own_event = 0
+    for path in sorted(Path("fixtures/games/armada").glob("*.wake.json")):
+        record = read_record_file(path)
+        state = new_game(record.header)
+        for fact in record.events:
+            state = apply_fact(state, fact, check=False)
+            rules = state.rules
+            shown = view.overlays(rules)
+            name = fact.topic.split(".")[-1].split("/")[0]
+            if rules.phase in ("status", "command") or name in ("TurnBegan", "PhaseBegan"):
+                assert shown == [], (path.name, fact.seq, name, [o.kind for o in shown])
+            if name in ("ShipManeuvered", "AttackDeclared") and shown:
+                drawn_at_own_event += 1
+    assert drawn_at_own_event > 0

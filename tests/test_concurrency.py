@@ -6,7 +6,6 @@ calls for (die n is a function of seed and n)."""
 from __future__ import annotations
 
 import multiprocessing
-import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,8 +14,6 @@ from domain.record import build_record, verify_record
 from domain.store import GameStore
 from tests.helpers import small_scenario
 from tests.workers import bot_writer, open_store
-
-STARTUP = 4.0  # seconds for spawned processes to import before they all start together
 
 
 def _new_game(location: str, seed: int) -> str:
@@ -37,8 +34,8 @@ def _check_log(location: str, game_id: str) -> int:
 def test_writers_to_the_same_game(location: str) -> None:
     game_id = _new_game(location, seed=21)
     ctx = multiprocessing.get_context("spawn")
-    start = time.time() + STARTUP
-    with ProcessPoolExecutor(max_workers=4, mp_context=ctx) as pool:
+    with ctx.Manager() as manager, ProcessPoolExecutor(4, mp_context=ctx) as pool:
+        start = manager.Barrier(4)
         results = list(
             pool.map(bot_writer, [location] * 4, [game_id] * 4, [10_000] * 4, [start] * 4)
         )
@@ -51,8 +48,8 @@ def test_writers_to_the_same_game(location: str) -> None:
 def test_writers_to_different_games(location: str) -> None:
     games = [_new_game(location, seed=s) for s in (31, 32, 33)]
     ctx = multiprocessing.get_context("spawn")
-    start = time.time() + STARTUP
-    with ProcessPoolExecutor(max_workers=3, mp_context=ctx) as pool:
+    with ctx.Manager() as manager, ProcessPoolExecutor(3, mp_context=ctx) as pool:
+        start = manager.Barrier(3)
         results = list(pool.map(bot_writer, [location] * 3, games, [10_000] * 3, [start] * 3))
     for game_id, (done, refused, _) in zip(games, results, strict=True):
         assert _check_log(location, game_id) == done
@@ -62,9 +59,9 @@ def test_writers_to_different_games(location: str) -> None:
 def test_processes_opening_a_new_store_at_once(location: str) -> None:
     """Creating the tables races when several processes open a fresh store together; with
     PostgreSQL that used to fail with "tuple concurrently updated"."""
-    start = time.time() + STARTUP
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=4, mp_context=ctx) as pool:
+    with ctx.Manager() as manager, ProcessPoolExecutor(4, mp_context=ctx) as pool:
+        start = manager.Barrier(4)
         counts = list(pool.map(open_store, [location] * 4, [start] * 4))
     assert counts == [0, 0, 0, 0]
 
@@ -77,8 +74,8 @@ def test_devices_at_one_table_lose_and_duplicate_nothing(location: str) -> None:
 
     game_id = _new_game(location, seed=23)
     ctx = multiprocessing.get_context("spawn")
-    start = time.time() + STARTUP
-    with ProcessPoolExecutor(max_workers=4, mp_context=ctx) as pool:
+    with ctx.Manager() as manager, ProcessPoolExecutor(4, mp_context=ctx) as pool:
+        start = manager.Barrier(4)
         results = list(
             pool.map(scribe_writer, [location] * 4, [game_id] * 4, [10_000] * 4, [start] * 4)
         )

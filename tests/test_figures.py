@@ -375,3 +375,19 @@ def test_a_long_game_marks_at_most_40_turns_on_a_chart() -> None:
     assert len(fig.layout.shapes) <= MAX_TURN_MARKS + 1
     labels = [a.text for a in fig.layout.annotations if a.text.startswith("T")]
     assert 0 < len(labels) <= MAX_TURN_MARKS and labels[0] == "T1"
+
+
+def test_a_grid_shows_only_the_boxes_that_differ() -> None:
+    """Issue 21 item 10: Iron & Oak's "depth 5" in every box ran into the ship names; the
+    label most boxes share goes to the hover only, the exceptions (a shoal, a bank) stay
+    written on the board, and every box keeps its hover."""
+    cells = [CellView(cell=(c, r), label="depth 5") for c in range(3) for r in range(3)]
+    cells[0] = CellView(cell=(0, 0), label="depth 0 bank")
+    cells[4] = CellView(cell=(1, 1), label="depth 2")
+    board = BoardView(kind="grid", width=3, height=3, unit="box", cells=cells)
+    fig = board_figure(_view([_unit("monitor", "rn", cell=(1, 1))], board))
+    written = sorted(a.text for a in fig.layout.annotations)
+    assert written == ["depth 0 bank", "depth 2"]
+    hover = next(t for t in fig.data if t.name == "cells").hovertext
+    assert sum("depth 5" in h for h in hover) == 7
+    assert len(fig.layout.shapes) >= 9  # every box drawn

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -18,15 +17,13 @@ from domain.store import GameStore
 from tests.helpers import small_scenario
 from tests.workers import bot_writer, cli_play
 
-STARTUP = 4.0  # seconds for spawned processes to import before they all start together
-
 
 def test_play_with_concurrent_writers_loses_nothing(location: str) -> None:
     header = header_for("morze", small_scenario(turn_limit=6), game_id=str(uuid.uuid4()), seed=5)
     game_id = GameStore(location).create_game(header)
     ctx = multiprocessing.get_context("spawn")
-    start = time.time() + STARTUP
-    with ProcessPoolExecutor(max_workers=3, mp_context=ctx) as pool:
+    with ctx.Manager() as manager, ProcessPoolExecutor(3, mp_context=ctx) as pool:
+        start = manager.Barrier(3)
         play = pool.submit(cli_play, location, game_id, start)
         writers = [pool.submit(bot_writer, location, game_id, 10_000, start) for _ in range(2)]
         code, out, leaked = play.result()

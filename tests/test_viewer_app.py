@@ -306,7 +306,8 @@ def test_a_four_player_game_in_a_players_view_hides_the_other_hands(
 def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 13 (side views): choosing "View as" puts the side in the URL (``?as=``), a link
     with ``?as=`` opens in that side's view, and an ``?as=`` that names no side of the game is
-    ignored (the umpire's view, nothing echoed)."""
+    an error naming the game's sides (issue 21 item 2), with the umpire's view and nothing of
+    the address echoed."""
     at = _app(store_path, monkeypatch, game=SHIPS_4P, event="10")
     assert at.radio(key="view_as").value == "Umpire (everything)"
     assert "as" not in at.query_params
@@ -316,8 +317,11 @@ def test_the_chosen_view_is_in_the_link(store_path: str, monkeypatch: pytest.Mon
     assert linked.radio(key="view_as").value == "P2"
     odd = _app(store_path, monkeypatch, game=SHIPS_4P, event="10", **{"as": "<b>x</b>"})
     assert odd.radio(key="view_as").value == "Umpire (everything)"
-    page = " ".join(str(e.value) for e in [*odd.markdown, *odd.caption, *odd.warning])
+    page = " ".join(str(e.value) for e in [*odd.markdown, *odd.caption, *odd.warning, *odd.error])
     assert "<b>x</b>" not in page
+    (error,) = [str(e.value) for e in odd.error]
+    named = ("Earth Defence Force", "Zeon", "Earth Federation", "Galactic Empire")
+    assert "does not have" in error and all(side in error for side in named)
 
 
 def test_the_per_unit_damage_chart_stays_readable(

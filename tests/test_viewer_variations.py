@@ -136,3 +136,28 @@ def test_helpers() -> None:
     assert [d["x"][-1] for d in data] == [10, 12]  # carried to each line's end
     assert data[0]["line"]["color"] == data[1]["line"]["color"]  # a side keeps its colour
     assert re.search(r"&lt;i&gt;x&lt;/i&gt;", data[1]["name"])
+
+
+def test_play_another_order_here_forks_and_opens_the_record_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 item 13: "Play another order here" makes a fork after the current event (the
+    shared events verified as the parent's) and opens the scribe's page on it; the parent's
+    log is untouched."""
+    path = str(tmp_path / "fork.sqlite3")
+    rec = read_record_file(RIVER_PLATE)
+    store = GameStore(path)
+    store.import_game(rec.header, rec.events)
+    at_event = next(f.seq for f in rec.events if f.seq > 10 and f.topic.endswith("CommandIssued/1"))
+    at_event -= 1  # just before an order: a fork may start there
+    at = _app(path, monkeypatch, game=RIVER_PLATE_ID, event=str(at_event))
+    at.radio(key="fork_dice").set_value("rolled at the table")
+    at.button(key="fork_here").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    forks = [g for g in store.game_ids() if g != RIVER_PLATE_ID]
+    assert len(forks) == 1
+    header = store.header(forks[0])
+    assert header.parent is not None and header.parent.event == at_event
+    assert header.dice.physical_at(at_event)
+    assert len(store.facts(RIVER_PLATE_ID)[1]) == len(rec.events)
+    assert at.query_params.get("game") in (forks[0], [forks[0]])

@@ -19,6 +19,9 @@ import pandas  # noqa: F401  plotly imports it lazily: once here, before session
 import plotly.graph_objects as go
 import streamlit as st
 
+from domain.analysis import stored as stored_analysis
+from domain.analysis.model import Analysis, AnalysisSpec, Estimate
+from domain.analysis.run import plan
 from domain.annotations import Annotation
 from domain.engine import decode
 from domain.errors import WakeError
@@ -30,11 +33,13 @@ from domain.explain import (
     percent,
     roll_lines,
 )
+from domain.links import links_of
 from domain.read_model import redact_view, sides_label
 from domain.record import write_record
 from domain.scribe.table import Access, current_game
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
+from viewer import winprob
 from viewer.access import TOKEN_PARAM, page_access
 from viewer.figures import (
     Highlight,
@@ -55,6 +60,7 @@ from viewer.loading import (
     from_store,
     list_games,
 )
+from viewer.rounds import round_summary
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import page as scribe_page
 from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
@@ -74,6 +80,7 @@ def _cli_args() -> argparse.Namespace:
     parser.add_argument("--scribe", action="store_true", help="open the Record a game page")
     parser.add_argument("--scenario", default=None, help="a scenario to start recording")
     parser.add_argument("--hosted", action="store_true", help="capability links decide views")
+    parser.add_argument("--at", type=int, default=0, help="the event a game opens at")
     args, _ = parser.parse_known_args(sys.argv[1:])
     args.store = store_location(args.store)  # resolved once: caches key on the real location
     return args
@@ -125,6 +132,11 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
             return
         _games.clear()
         sb.success("Kept: the link in the address bar now opens this game.")
+        if game.analysis is not None:  # issue 24: re-run a sample first, as `wake import` does
+            with st.spinner("Re-running a sample of the record's analysis…"):
+                problem = winprob.keep_analysis(GameStore(store), game)
+            if problem:
+                sb.warning(_md(f"Its analysis was not kept: {problem}"))
 
 
 # --- page parts ---------------------------------------------------------------------------------
@@ -234,26 +246,122 @@ def _move_to(event: int) -> None:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Preparing the replay for the browser…")
-def _payload(key: str, viewer: str | None, _tl: Timeline) -> tuple[str, Encoded]:
-    """The game's frames for one view, built and compressed once (same key as the timeline)."""
-    encoded = encode(build_payload(_tl, viewer))
+def _payload(
+    key: str,
+    viewer: str | None,
+    analysis_key: str,
+    _tl: Timeline,
+    _analysis: Analysis | None = None,
+    source: str = "",
+) -> tuple[str, Encoded]:
+    """The game's frames for one view, built and compressed once (same key as the timeline),
+    with the win-probability graph when ``viewer`` may see ``_analysis`` (issue 24 item 2;
+    ``analysis_key`` names that analysis's version)."""
+    if _analysis is None:
+        encoded = encode(build_payload(_tl, viewer))
+    else:
+        encoded = encode(winprob.scrubber_payload(_tl, viewer, _analysis, source))
     return hashlib.sha256(encoded.data.encode("ascii")).hexdigest()[:16], encoded
 
 
+@st.cache_data(ttl=10, show_spinner=False, max_entries=16)
+def _analysis_stream(store: str | None, game_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+    """A stored game's analysis as kept (its spec and estimates so far), re-read every few
+    seconds: an analysis running beside the page shows its new points."""
+    spec, estimates = stored_analysis.stored_spec(GameStore(store), game_id)
+    if spec is None:
+        return None
+    return spec.model_dump_json(), [e.model_dump(mode="json") for e in estimates]
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading the game's analysis…")
+def _analysis_points(key: str, spec: str, _game: LoadedGame) -> Analysis:
+    """The analysis's decision points, found once per game version and spec."""
+    made = AnalysisSpec.model_validate_json(spec)
+    return Analysis(spec=made, points=plan(_game.header, _game.facts, made.every), estimates=[])
+
+
+@st.cache_resource(max_entries=8, show_spinner="Checking the record's analysis…")
+def _record_analysis(key: str, _game: LoadedGame) -> tuple[Analysis | None, str]:
+    return winprob.record_analysis(_game.header, _game.facts, _game.analysis)
+
+
+def _game_analysis(key: str, game: LoadedGame, store: str | None) -> tuple[Analysis | None, str]:
+    """The game's analysis (issue 24 item 2): a stored game's from the store, an opened
+    record's from its analysis section; with its version key, or a problem to show."""
+    if game.source != "store":
+        found, words = _record_analysis(key, game)
+        if found is None:
+            if words:
+                st.caption(_md(words))
+            return None, ""
+        return found, words
+    try:
+        kept = _analysis_stream(store, game.header.game_id)
+    except WakeError as exc:
+        st.caption(_md(f"The game's analysis is not drawn: {exc}"))
+        return None, ""
+    if kept is None:
+        return None, ""
+    spec, estimates = kept
+    base = _analysis_points(key, spec, game)
+    found = base.model_copy(update={"estimates": [Estimate.model_validate(e) for e in estimates]})
+    return found, "kept with the game in the store"
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _graph(
+    key: str, viewer: str | None, version: str, _tl: Timeline, _analysis: Analysis, source: str
+) -> dict[str, Any] | None:
+    """The win-probability graph's read model for one view (issue 24 item 2)."""
+    return winprob.graph_data(_tl, _analysis, viewer, source)
+
+
+def _analysis_notes(
+    key: str, tl: Timeline, viewer: str | None, analysis: tuple[Analysis | None, str], event: int
+) -> None:
+    """Under the explain panel: the analysis's automatic notes on the current event, apart
+    from people's annotations, as plain text (only where the graph is shown)."""
+    found, source = analysis
+    if found is None or not winprob.may_see(viewer, winprob.finished(tl)):
+        return
+    version = f"{found.spec.model_dump_json()}:{len(found.estimates)}"
+    graph = _graph(key, viewer, version, tl, found, source)
+    text = graph["notes"].get(str(event)) if graph else None
+    if text:
+        st.caption(f"Analysis of event {event} ({winprob.TITLE.lower()})")
+        st.text(text)
+
+
 def _navigation(
-    key: str, tl: Timeline, viewer: str | None, notes: Sequence[Annotation] = ()
+    key: str,
+    tl: Timeline,
+    viewer: str | None,
+    notes: Sequence[Annotation] = (),
+    analysis: tuple[Analysis | None, str] = (None, ""),
 ) -> int:
     """The scrubber (board, strip, charts' cursors, move list, keys; all in the browser) and
     the position the server catches up with: the user's settled position, or the URL's when it
-    changed behind the app's back (Back/Forward, an edited link). Returns the event."""
+    changed behind the app's back (Back/Forward, an edited link). Returns the event.
+    ``analysis``: the game's analysis and its source, drawn when ``viewer`` may see it."""
     length = tl.length
-    payload_id, encoded = _payload(key, viewer if tl.ruleset.meta.hidden_information else None, tl)
+    frames_viewer = viewer if tl.ruleset.meta.hidden_information else None
+    found, source = analysis
+    if found is not None and winprob.may_see(viewer, winprob.finished(tl)):
+        version = f"{found.spec.model_dump_json()}:{len(found.estimates)}"
+        payload_id, encoded = _payload(key, viewer, version, tl, found, source)
+    else:
+        payload_id, encoded = _payload(key, frames_viewer, "", tl)
+        if found is not None:
+            st.caption(
+                "This game has a win-probability analysis: a side sees it once the game is over."
+            )
     widget = "scrubber"  # one component: another game or view only sends another payload
     moved = as_position(st.session_state.get(widget))
     token = int(st.session_state.get("_nav_token", 0))
     url_event = _url_event()
-    if "event" not in st.session_state:
-        _move_to(length if url_event is None else url_event)
+    if "event" not in st.session_state:  # opens at the start (no spoiler) or the moment asked
+        _move_to(_cli_args().at if url_event is None else url_event)
     elif (
         moved is not None
         and moved["token"] == token
@@ -287,6 +395,17 @@ def _view_as(sides: list[str], tl: Timeline) -> str | None:
     wanted_view = st.query_params.get("as")
     if "view_as" not in st.session_state and wanted_view in sides:  # only a known side id
         st.session_state["view_as"] = wanted_view
+    elif wanted_view is not None and wanted_view not in sides:
+        # an unknown side is an error, never a silent umpire's view; the address's text is
+        # not echoed (it is untrusted), the game's own sides are named
+        names = ", ".join(tl.side_names.get(s, s) for s in sides)
+        st.error(
+            _md(
+                f"This link asks for a side this game does not have (its sides: {names}); "
+                "showing the umpire's view. Choose a side under “View as”."
+            ),
+            icon="⚠️",
+        )
     view_as = st.sidebar.radio(
         "View as",
         [UMPIRE, *sides],
@@ -316,7 +435,7 @@ def _record_link(access: Access) -> None:
             sb.link_button("Record a game", f"./record?{TOKEN_PARAM}={token}")
 
 
-def _highlight(tl: Timeline, event: int) -> Highlight:
+def _highlight(tl: Timeline, event: int, viewer: str | None = None) -> Highlight:
     if event < 1:
         return Highlight()
     before, after = tl.view_at(event - 1), tl.view_at(event)
@@ -337,16 +456,10 @@ def _highlight(tl: Timeline, event: int) -> Highlight:
                 )
             )
     info = tl.info(event)
-    payload = tl.facts[event - 1].payload
-    attacker = next(
-        (payload[k] for k in ("attacker", "firer", "ship", "subject") if payload.get(k)), None
-    )
-    target = payload.get("target")
-    attacks = (
-        ((str(attacker), str(target)),)
-        if isinstance(attacker, str) and isinstance(target, str)
-        else ()
-    )
+    shown = tl.decoded[event - 1]
+    if viewer is not None and tl.ruleset.meta.hidden_information:
+        shown = tl.ruleset.redact(shown, viewer)  # a side's lines name only what it may see
+    attacks = tuple((ln.source, ln.target) for ln in links_of(shown.model_dump(mode="json")))
     return Highlight(
         moves=tuple(moves), attacks=attacks, focus=frozenset(info.units) if info else frozenset()
     )
@@ -479,7 +592,7 @@ PNG_NAMES = {
 def _figure(tl: Timeline, choice: str, event: int, viewer: str | None) -> go.Figure:
     if choice == "board":
         view = redact_view(tl.view_at(event), viewer)  # a side sees its own hidden cards only
-        return board_figure(view, _highlight(tl, event), height=board_height(view))
+        return board_figure(view, _highlight(tl, event, viewer), height=board_height(view))
     return _chart_figure(tl, choice, event)
 
 
@@ -560,15 +673,28 @@ def main() -> None:
         f"source: {_md(game.source)}"
     )
     _trust_status(_trust(key, game))
-    with st.expander("Game summary"):
-        st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
     board_col, explain_col = st.columns([3, 2])
     with board_col:
-        event = _navigation(key, tl, viewer, game.annotations)
+        analysis = _game_analysis(key, game, args.store)
+        event = _navigation(key, tl, viewer, game.annotations, analysis)
     with explain_col:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
-    variations_panel(args.store, game, tl, event, on_switch=_games.clear)  # issue 14
+        _analysis_notes(key, tl, viewer, analysis, event)
+    if event >= 1:
+        summary = round_summary(tl, event, viewer)
+        with explain_col.expander(f"This round ({summary.turn})"):
+            st.text("\n".join(summary.lines))  # plain text: names come from the record
+    with st.expander("Game summary"):  # below the board: the board comes first (item 9)
+        st.text("\n".join(tl.summary(viewer=viewer)))  # plain text: names come from the record
+    variations_panel(  # issue 14; "play another order here" (issue 21 item 13) when local
+        args.store,
+        game,
+        tl,
+        event,
+        on_switch=_games.clear,
+        record_page=PAGES.get("record") if access.role == "local" else None,
+    )
     if access.sees_all:  # hosted: a side's or the public page writes no annotations
         notes_ui.annotations_section(game, args.store, event, _move_to)
     _exports(tl, game, event, viewer)

@@ -19,45 +19,44 @@ A unit without shapes is drawn exactly as before.
 
 from __future__ import annotations
 
-import html
 import math
-from collections.abc import Iterable, Sequence
+from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import plotly.graph_objects as go
-from shapely.geometry import LineString
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon as ShapelyPolygon
-from shapely.ops import polylabel
 
-from domain.read_model import Detail, FeatureView, GameView, OverlayView, ShapeView, UnitView
-from domain.words import Names, unit_labels, value_text
-
-# Okabe-Ito colour-blind-friendly palette, in side order.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-ATTACK_COLOUR = "#C00000"
-FOCUS_COLOUR = "#111111"
-BOARD_UIREVISION = "wake-board"
-TIMESERIES_UIREVISION = "wake-timeseries"
-
-MIN_FILL_ALPHA = 0.15  # fill opacity of a unit whose damage has reached its strength
-MAX_MARKER_SIZE = 28
-SLOT_RADIUS = 0.28  # ring radius of units sharing one cell / box (cell size 1)
-SLOT_SPAN = 0.38  # half-width of the square used when a cell / box holds many units
-
-SHAPED_MARKER_SIZE = 9  # the marker of a unit drawn with shapes: small, over its centre
-SHAPE_FILL_ALPHA = {"base": 0.10, "zone": 0.30, "heading": 0.90}
-FEATURE_FILL = "rgba(128,128,128,0.30)"
-FEATURE_LINE = "#7F7F7F"
-OUT_LINE = "#A0A0A0"
-OVERLAY_COLOURS = {"line_of_sight": ATTACK_COLOUR, "range": "#6A3D9A", "path": "#117733"}
-OVERLAY_OTHER = ("#882255", "#44AA99", "#999933", "#332288")
-CIRCLE_QUAD_SEGS = 8  # a circle is drawn as a 32-gon
-
-Point = tuple[float, float]
-Geometry = ShapeView | FeatureView | OverlayView
+from domain.read_model import GameView, UnitView
+from domain.words import Names, unit_labels
+from viewer.board_geometry import (
+    _draw_features,
+    _draw_overlays,
+    _draw_shapes,
+    _label_point,
+    _line_trace,
+    _outline,
+)
+from viewer.charts import timeseries_figure
+from viewer.figure_style import (
+    ATTACK_COLOUR,
+    BOARD_HEIGHT,
+    BOARD_UIREVISION,
+    FOCUS_COLOUR,
+    MAX_TURN_MARKS,
+    MIN_FILL_ALPHA,
+    PALETTE,
+    SLOT_RADIUS,
+    SLOT_SPAN,
+    TALL_BOARD_HEIGHT,
+    TIMESERIES_UIREVISION,
+    Geometry,
+    Point,
+    _damage_ratio,
+    _esc,
+    _fmt,
+    _marker_size,
+    _rgba,
+)
 
 
 @dataclass(frozen=True)
@@ -76,36 +75,6 @@ class Highlight:
 def side_colours(side_ids: list[str]) -> dict[str, str]:
     """Stable colour per side by order; the palette cycles for more than six sides."""
     return {sid: PALETTE[i % len(PALETTE)] for i, sid in enumerate(side_ids)}
-
-
-# --- small helpers -------------------------------------------------------------------------------
-
-
-def _fmt(value: Detail | float) -> str:
-    """A detail as players read it: yes/no, short numbers, lists in words (issue 21 item 7)."""
-    return value_text(value)
-
-
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def _rgba(hex_colour: str, alpha: float) -> str:
-    h = hex_colour.lstrip("#")
-    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
-    return f"rgba({r},{g},{b},{alpha:.2f})"
-
-
-def _damage_ratio(unit: UnitView) -> float:
-    if unit.strength <= 0:
-        return 0.0 if unit.damage <= 0 else 1.0
-    return min(max(unit.damage / unit.strength, 0.0), 1.0)
-
-
-def _marker_size(unit: UnitView) -> float:
-    if unit.shapes:  # its shapes show it; the marker only marks the centre and holds the hover
-        return float(SHAPED_MARKER_SIZE)
-    return float(min(10 + 3 * max(unit.strength, 0), MAX_MARKER_SIZE))
 
 
 def _slots(centre: Point, n: int) -> list[Point]:
@@ -299,18 +268,13 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
         return
     if board.kind == "grid":
         cols, rows = int(board.width), int(board.height)
-        for c in range(cols):
-            for r in range(rows):
-                fig.add_shape(
-                    type="rect",
-                    x0=c,
-                    y0=r,
-                    x1=c + 1,
-                    y1=r + 1,
-                    layer="below",
-                    fillcolor="#F4F6F8",
-                    line={"color": grey, "width": 1},
-                )
+        box = {"type": "rect", "layer": "below", "fillcolor": "#F4F6F8"}
+        cells = [  # one layout update: add_shape per box cost ~7 ms each (200 ms a board)
+            {**box, "x0": c, "y0": r, "x1": c + 1, "y1": r + 1, "line": {"color": grey, "width": 1}}
+            for c in range(cols)
+            for r in range(rows)
+        ]
+        fig.update_layout(shapes=[*fig.layout.shapes, *cells])
         _cells_trace(fig, view)
         fig.update_xaxes(
             range=[0, cols],
@@ -388,19 +352,26 @@ def _cells_trace(fig: go.Figure, view: GameView) -> None:
             showlegend=False,
         )
     )
-    for cell in cells:  # labels in the top-left corner, clear of the units
-        if cell.label:
-            fig.add_annotation(
-                x=cell.cell[0] + 0.03,
-                y=cell.cell[1] + 0.03,  # row 0 is at the top: small y is the box's top edge
-                xref="x",
-                yref="y",
-                text=_esc(cell.label),
-                showarrow=False,
-                xanchor="left",
-                yanchor="top",
-                font={"size": 9, "color": "#888888"},
-            )
+    # labels in the top-left corner, clear of the units; the label most boxes share (Iron &
+    # Oak's "depth 5") is left to the hover, so the exceptions (shoals, banks) stand out
+    counts = Counter(c.label for c in cells if c.label)
+    common = next((label for label, n in counts.most_common(1) if n > len(cells) // 2), None)
+    labels = [
+        {
+            "x": cell.cell[0] + 0.03,
+            "y": cell.cell[1] + 0.03,  # row 0 is at the top: small y is the box's top edge
+            "xref": "x",
+            "yref": "y",
+            "text": _esc(cell.label),
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "top",
+            "font": {"size": 9, "color": "#888888"},
+        }
+        for cell in cells
+        if cell.label and cell.label != common
+    ]
+    fig.update_layout(annotations=[*fig.layout.annotations, *labels])
 
 
 def _draw_highlight(
@@ -494,309 +465,6 @@ def _draw_highlight(
         )
 
 
-# --- geometry: shapes, features, overlays --------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _circle_ring(centre: Point, radius: float) -> tuple[Point, ...]:
-    ring = ShapelyPoint(centre).buffer(radius, quad_segs=CIRCLE_QUAD_SEGS).exterior.coords
-    return tuple((float(x), float(y)) for x, y in ring)
-
-
-def _outline(geom: Geometry) -> Sequence[Point]:
-    """The points to draw: a closed ring (first point repeated), a polyline, or a circle's ring."""
-    if geom.centre is not None and geom.radius is not None:
-        return _circle_ring(geom.centre, geom.radius)
-    if geom.closed:
-        return [*geom.points, geom.points[0]]
-    return geom.points
-
-
-def _batched(geoms: Iterable[Geometry]) -> tuple[list[float | None], list[float | None]]:
-    """x and y of many outlines in one trace, separated by ``None`` gaps (plotly fills each
-    part of a ``toself`` trace on its own)."""
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    for geom in geoms:
-        if xs:
-            xs.append(None)
-            ys.append(None)
-        for x, y in _outline(geom):
-            xs.append(x)
-            ys.append(y)
-    return xs, ys
-
-
-@lru_cache(maxsize=4096)
-def _inner_point(points: tuple[Point, ...], closed: bool) -> Point:
-    """Where a label goes: the polygon's pole of inaccessibility (the inside point farthest from
-    its edges), or a polyline's midpoint along its length."""
-    if not closed:
-        mid = LineString(points).interpolate(0.5, normalized=True)
-        return (float(mid.x), float(mid.y))
-    poly = ShapelyPolygon(points)
-    if not poly.is_valid or poly.area <= 0:
-        c = poly.centroid if poly.area > 0 else LineString(points).centroid
-        return (float(c.x), float(c.y))
-    minx, miny, maxx, maxy = poly.bounds
-    found = polylabel(poly, tolerance=max(maxx - minx, maxy - miny) / 100)
-    return (float(found.x), float(found.y))
-
-
-def _label_point(geom: Geometry) -> Point:
-    if geom.centre is not None:
-        return geom.centre
-    return _inner_point(tuple(geom.points), geom.closed)
-
-
-def _fill_trace(
-    name: str, uid: str, geoms: Sequence[Geometry], *, fill: str, line: str, group: str
-) -> go.Scatter:
-    xs, ys = _batched(geoms)
-    return go.Scatter(
-        name=_esc(name),
-        uid=uid,
-        legendgroup=group,
-        showlegend=False,
-        x=xs,
-        y=ys,
-        mode="lines",
-        fill="toself",
-        fillcolor=fill,
-        line={"color": line, "width": 1},
-        hoverinfo="skip",
-    )
-
-
-def _line_trace(
-    name: str,
-    uid: str,
-    geoms: Sequence[Geometry],
-    *,
-    colour: str,
-    dash: str,
-    width: float,
-    group: str,
-) -> go.Scatter:
-    xs, ys = _batched(geoms)
-    return go.Scatter(
-        name=_esc(name),
-        uid=uid,
-        legendgroup=group,
-        showlegend=False,
-        x=xs,
-        y=ys,
-        mode="lines",
-        line={"color": colour, "dash": dash, "width": width},
-        hoverinfo="skip",
-    )
-
-
-def _label_trace(
-    name: str,
-    uid: str,
-    labelled: Sequence[tuple[Geometry, str]],
-    *,
-    colour: str,
-    size: int,
-    group: str | None = None,
-) -> go.Scatter:
-    """One text trace for many labels, each with its own (escaped) hover text."""
-    points = [_label_point(g) for g, _ in labelled]
-    return go.Scatter(
-        name=_esc(name),
-        uid=uid,
-        legendgroup=group,
-        showlegend=False,
-        x=[p[0] for p in points],
-        y=[p[1] for p in points],
-        mode="text",
-        text=[_esc(str(getattr(g, "label", ""))) for g, _ in labelled],
-        textposition="middle center",
-        textfont={"size": size, "color": colour},
-        hovertext=[hover for _, hover in labelled],
-        hovertemplate="%{hovertext}<extra></extra>",
-    )
-
-
-def _draw_features(fig: go.Figure, view: GameView) -> None:
-    features = view.board.features
-    if not features:
-        return
-    group = "board features"
-    fig.add_trace(
-        _fill_trace(
-            group, "features", list(features), fill=FEATURE_FILL, line=FEATURE_LINE, group=group
-        )
-    )
-    labelled = []
-    for f in features:
-        lines = [f"<b>{_esc(f.name or f.id)}</b> ({_esc(f.id)})"]
-        if f.kind:
-            lines.append(f"kind: {_esc(f.kind)}")
-        lines += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in f.details.items() if v is not None]
-        labelled.append((f, "<br>".join(lines)))
-    fig.add_trace(
-        _label_trace(
-            "feature labels", "feature-labels", labelled, colour="#555555", size=9, group=group
-        )
-    )
-
-
-def _below(unit: UnitView) -> Point:
-    """Where a shaped unit's name goes: under its outline (lines such as arcs left out)."""
-    closed = [s for s in unit.shapes if s.closed or s.is_circle] or unit.shapes
-    ys = [y for s in closed for _, y in _outline(s)]
-    if unit.position is not None:
-        x = float(unit.position[0])
-    else:
-        xs = [x for s in closed for x, _ in _outline(s)]
-        x = (min(xs) + max(xs)) / 2
-    return (x, min(ys))
-
-
-def _draw_shapes(
-    fig: go.Figure, i: int, units: list[UnitView], side_name: str, colour: str
-) -> None:
-    """One side's unit shapes: a trace per style (bases, zones, arcs, headings), one for the
-    shapes of units out of play, one for the labels."""
-    by_style: dict[str, list[Geometry]] = {"base": [], "zone": [], "heading": [], "arc": []}
-    out: list[Geometry] = []
-    labelled: list[tuple[Geometry, str]] = []
-    named: list[tuple[str, Point]] = []
-    for unit in units:
-        if unit.status != "active":
-            out += unit.shapes
-            continue
-        named.append((unit.id, _below(unit)))
-        for shape in unit.shapes:
-            by_style["arc" if not shape.closed else shape.style].append(shape)
-            if shape.label:
-                hover = (
-                    f"<b>{_esc(unit.name)}</b> ({_esc(unit.id)})<br>"
-                    f"{_esc(shape.part)}: {_esc(shape.label)}"
-                )
-                labelled.append((shape, hover))
-    if out:
-        fig.add_trace(
-            _line_trace(
-                f"{side_name} shapes (out)",
-                f"out-shapes{i}",
-                out,
-                colour=OUT_LINE,
-                dash="dot",
-                width=1,
-                group=side_name,
-            )
-        )
-    for style in ("base", "zone", "heading"):
-        if by_style[style]:
-            fig.add_trace(
-                _fill_trace(
-                    f"{side_name} {style}s",
-                    f"{style}s{i}",
-                    by_style[style],
-                    fill=_rgba(colour, SHAPE_FILL_ALPHA[style]),
-                    line=colour,
-                    group=side_name,
-                )
-            )
-    if by_style["arc"]:
-        fig.add_trace(
-            _line_trace(
-                f"{side_name} arcs",
-                f"arcs{i}",
-                by_style["arc"],
-                colour=_rgba(colour, 0.55),
-                dash="dot",
-                width=1,
-                group=side_name,
-            )
-        )
-    if named:
-        fig.add_trace(
-            go.Scatter(
-                name=f"{_esc(side_name)} names",
-                uid=f"names{i}",
-                legendgroup=side_name,
-                showlegend=False,
-                x=[p[0] for _, p in named],
-                y=[p[1] for _, p in named],
-                mode="text",
-                text=[_esc(uid) for uid, _ in named],
-                textposition="bottom center",
-                textfont={"size": 10, "color": "#222222"},
-                hoverinfo="skip",
-            )
-        )
-    if labelled:
-        fig.add_trace(
-            _label_trace(
-                f"{side_name} labels",
-                f"labels{i}",
-                labelled,
-                colour="#111111",
-                size=11,
-                group=side_name,
-            )
-        )
-
-
-def _overlay_colour(kind: str, kinds: list[str]) -> str:
-    if kind in OVERLAY_COLOURS:
-        return OVERLAY_COLOURS[kind]
-    others = [k for k in kinds if k not in OVERLAY_COLOURS]
-    return OVERLAY_OTHER[others.index(kind) % len(OVERLAY_OTHER)]
-
-
-def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> None:
-    """One dashed trace per overlay kind (its areas faintly filled), one trace of labels."""
-    if not view.overlays:
-        return
-    kinds = list(dict.fromkeys(o.kind for o in view.overlays))
-    labelled: list[tuple[Geometry, str]] = []
-    for j, kind in enumerate(kinds):
-        colour = _overlay_colour(kind, kinds)
-        of_kind = [o for o in view.overlays if o.kind == kind]
-        areas: list[Geometry] = [o for o in of_kind if o.closed]
-        lines: list[Geometry] = [o for o in of_kind if not o.closed]
-        label = kind.replace("_", " ")
-        if areas:
-            trace = _fill_trace(
-                label,
-                f"overlay-areas{j}",
-                areas,
-                fill=_rgba(colour, 0.08),
-                line=colour,
-                group=label,
-            )
-            trace.line.dash = "dash"
-            trace.showlegend = not lines
-            fig.add_trace(trace)
-        if lines:
-            trace = _line_trace(
-                label, f"overlay{j}", lines, colour=colour, dash="dash", width=2, group=label
-            )
-            trace.showlegend = True
-            fig.add_trace(trace)
-        for o in of_kind:
-            if not o.label:
-                continue
-            who = ", ".join(names.get(u, u) for u in o.units)
-            lines_ = [f"<b>{_esc(label)}</b>: {_esc(o.label)}"]
-            if who:
-                lines_.append(_esc(who))
-            lines_ += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in o.details.items() if v is not None]
-            labelled.append((o, "<br>".join(lines_)))
-    if labelled:
-        fig.add_trace(
-            _label_trace("overlay labels", "overlay-labels", labelled, colour="#333333", size=10)
-        )
-
-
-MAX_TURN_MARKS = 40  # turn lines a time-series chart draws at most
-BOARD_HEIGHT = 560
-TALL_BOARD_HEIGHT = 760
 ACTION_PAD = 0.15  # of the board's longer side, around the units in play
 ACTION_MIN = 0.6  # a window below this share of the board's longer side is widened
 
@@ -902,135 +570,6 @@ def board_figure(
     return fig
 
 
-# --- time series ---------------------------------------------------------------------------------
-
-
-def timeseries_figure(
-    title: str,
-    series: dict[str, list[tuple[int, float]]],
-    *,
-    cursor: int,
-    turn_starts: Sequence[tuple[int, int]] = (),
-    y_title: str = "",
-    colours: dict[str, str] | None = None,
-    end: int | None = None,
-    height: int = 300,
-) -> go.Figure:
-    """Step lines over event numbers (value holds until the next point), with a cursor line.
-
-    Every point carries its event seq in ``customdata`` so a click can move the replay there.
-    """
-    fig = go.Figure()
-    fig.update_layout(
-        title={"text": _esc(title), "x": 0.01, "xanchor": "left"},
-        height=height,
-        margin={"l": 50, "r": 10, "t": 50, "b": 40},
-        uirevision=TIMESERIES_UIREVISION,
-        clickmode="event+select",
-        plot_bgcolor="white",
-        legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0},
-    )
-    if not series:
-        fig.add_annotation(
-            text="no data",
-            xref="paper",
-            yref="paper",
-            x=0.5,
-            y=0.5,
-            showarrow=False,
-            font={"size": 14, "color": "#888888"},
-        )
-        fig.update_xaxes(visible=False)
-        fig.update_yaxes(visible=False)
-        return fig
-
-    for i, (name, points) in enumerate(series.items()):
-        xs = [seq for seq, _ in points]
-        ys = [value for _, value in points]
-        sizes = [6.0] * len(xs)
-        if end is not None and xs and xs[-1] < end:
-            xs.append(end)  # carry the last value to the end; no marker: nothing happened there
-            ys.append(ys[-1])
-            sizes.append(0.0)
-        colour = (colours or {}).get(name, PALETTE[i % len(PALETTE)])
-        fig.add_trace(
-            go.Scatter(
-                name=_esc(name),
-                x=xs,
-                y=ys,
-                mode="lines+markers",
-                line_shape="hv",
-                line={"color": colour, "width": 2},
-                marker={"size": sizes, "color": colour},
-                customdata=xs,
-                hovertemplate=f"event %{{x}}<br>%{{y}}<extra>{_esc(name)}</extra>",
-            )
-        )
-
-    # turn lines in one layout update (adding shapes one by one is quadratic in plotly: a
-    # 400-turn game took half a minute per chart); a long game labels every n-th turn only
-    step = max(1, math.ceil(len(turn_starts) / MAX_TURN_MARKS))
-    marks = list(turn_starts)[::step]
-    shapes = [
-        {
-            "type": "line",
-            "x0": seq,
-            "x1": seq,
-            "xref": "x",
-            "y0": 0,
-            "y1": 1,
-            "yref": "paper",
-            "layer": "below",
-            "line": {"color": "#BBBBBB", "width": 1, "dash": "dot"},
-        }
-        for _, seq in marks
-    ]
-    notes = [
-        {
-            "x": seq,
-            "y": 1,
-            "xref": "x",
-            "yref": "paper",
-            "text": f"T{turn}",
-            "showarrow": False,
-            "xanchor": "left",
-            "yanchor": "top",
-            "font": {"size": 9, "color": "#888888"},
-        }
-        for turn, seq in marks
-    ]
-    fig.update_layout(
-        shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *notes]
-    )
-    _cursor(fig, cursor)
-    fig.update_xaxes(title_text="event", showgrid=True, gridcolor="#EEEEEE", zeroline=False)
-    fig.update_yaxes(title_text=y_title, showgrid=True, gridcolor="#EEEEEE", zeroline=False)
-    return fig
-
-
-def _cursor(fig: go.Figure, cursor: int) -> None:
-    fig.add_shape(
-        type="line",
-        x0=cursor,
-        x1=cursor,
-        xref="x",
-        y0=0,
-        y1=1,
-        yref="paper",
-        line={"color": "#222222", "width": 2},
-    )
-    fig.add_annotation(
-        x=cursor,
-        y=1,
-        xref="x",
-        yref="paper",
-        text=f"event {cursor}",
-        showarrow=False,
-        yanchor="bottom",
-        font={"size": 10, "color": "#222222"},
-    )
-
-
 # --- static export -------------------------------------------------------------------------------
 
 
@@ -1045,8 +584,16 @@ def figure_png(fig: go.Figure, *, width: int = 1000, height: int = 600) -> bytes
     return data
 
 
-__all__ = [
+__all__ = [  # with what the viewer's other modules import from here
+    "BOARD_HEIGHT",
+    "FOCUS_COLOUR",
+    "MAX_TURN_MARKS",
+    "PALETTE",
+    "TALL_BOARD_HEIGHT",
+    "TIMESERIES_UIREVISION",
     "Highlight",
+    "_label_point",
+    "_outline",
     "board_figure",
     "board_height",
     "figure_png",

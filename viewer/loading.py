@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from domain.analysis.model import Analysis
 from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordDivergence, WakeError
@@ -37,6 +38,7 @@ class LoadedGame:
     # a stored live game's sealed seed: used to re-run it here, never shown or exported
     store_seed: SeedSecret | None = field(default=None, repr=False)
     annotations: tuple[Annotation, ...] = ()  # standing ones: the store's, or the record's
+    analysis: Analysis | None = None  # a record's analysis section (issue 24; the store's apart)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         tuple(check_signatures(record)),
         record.seed_reveal,
         annotations=tuple(record.annotations or ()),
+        analysis=record.analysis,
     )
 
 

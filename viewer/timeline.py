@@ -213,6 +213,10 @@ class Timeline:
                     text=text,
                 )
             )
+            if payload.get("critical") is True or (
+                payload.get("face_up") is True and "Damage" in fact.topic
+            ):  # a critical effect that is not a roll (Armada's face-up damage card, SWA-DMG)
+                self.swings.append(Swing(fact.seq, "critical", text))
             if isinstance(event, DiceRolled):
                 delta = Fraction(event.value) - Fraction(event.expected)
                 # an opposed roll's luck for one side is the other side's bad luck

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -21,7 +22,7 @@ import streamlit as st
 from domain.errors import WakeError
 from domain.lineage import shared_prefix
 from domain.store import GameStore
-from domain.variations import Variation, line_root, variation_tree
+from domain.variations import Variation, fork_game, line_root, variation_tree
 from viewer.figures import PALETTE, TIMESERIES_UIREVISION
 from viewer.loading import LoadedGame, LoadError, from_store
 from viewer.safe_text import escape_markdown as _md
@@ -165,6 +166,44 @@ def _switch(target: str, event: int, on_switch: Callable[[], None] | None) -> No
         on_switch()
 
 
+TABLE_DICE = "rolled at the table"
+GAME_DICE = "the computer's (the game's own seed)"
+
+
+def _play_another_order(store: str | None, game: LoadedGame, event: int, record_page: Any) -> None:
+    """Issue 21 item 13: a new line from this event (``wake fork``), opened on the scribe's
+    page to enter another order there."""
+    seeded = game.header.dice.mode != "physical"
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    dice = (
+        left.radio(
+            "Dice from here",
+            [TABLE_DICE, GAME_DICE],
+            horizontal=True,
+            key="fork_dice",
+            help="A seeded game's seed carries over only once it is public (the game ended).",
+        )
+        if seeded
+        else TABLE_DICE
+    )
+    if not right.button(
+        "Play another order here",
+        key="fork_here",
+        help=f"A new line that shares events 1–{event} with this game, on the Record page.",
+        width="stretch",
+    ):
+        return
+    title = f"{game.header.title or 'game'}: another order after event {event}"
+    try:
+        header = fork_game(
+            GameStore(store), game.header.game_id, event, title, physical=dice == TABLE_DICE
+        )
+    except WakeError as exc:
+        st.error(_md(exc.message))
+        return
+    st.switch_page(record_page, query_params={"game": header.game_id})
+
+
 def variations_panel(
     store: str | None,
     game: LoadedGame,
@@ -172,12 +211,16 @@ def variations_panel(
     event: int,
     *,
     on_switch: Callable[[], None] | None = None,
+    record_page: Any | None = None,
 ) -> None:
-    """The Variations section: the tree, a switch to another line, and the compare chart.
+    """The Variations section: the tree, a switch to another line, the compare chart, and
+    (with ``record_page``, the scribe's page) "play another order here" on a new fork.
     ``on_switch`` runs when a line is switched to (the app clears its list of stored games)."""
     st.subheader("Variations")
     game_id = game.header.game_id
     ref = game.header.parent
+    if record_page is not None and game.source == "store":
+        _play_another_order(store, game, event, record_page)
     tree = _tree(store, game_id) if game.source == "store" else None
     if tree is None:
         if ref is not None:

@@ -11,12 +11,21 @@ import typer
 from domain.cli import render
 from domain.cli.analyse import check_imported_analysis, exported_analysis
 from domain.cli.common import StoreOpt, errors, progress_bar
-from domain.cli.listing import list_
 from domain.engine import apply_fact, new_game
 from domain.record import read_record_file, verify_record
 from domain.store import GameStore, store_location
 
 REPO_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+AtOpt = Annotated[
+    int, typer.Option("--at", min=0, help="the event the viewer opens at (default: the start)")
+]
+NoBrowserOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-browser",
+        help="only print the address (default: open a browser where there is a desktop)",
+    ),
+]
 
 
 def view(
@@ -24,16 +33,19 @@ def view(
         str | None, typer.Argument(help="game id in the store, or a record file")
     ] = None,
     port: Annotated[int | None, typer.Option(help="port on 127.0.0.1 (default 8501)")] = None,
+    at: AtOpt = 0,
+    no_browser: NoBrowserOpt = False,
     store: StoreOpt = None,
 ) -> None:
-    """Open the replay viewer (Streamlit) on a stored game or a record file."""
+    """Open the replay viewer (Streamlit) on a stored game or a record file, at its start
+    (or at --at EVENT)."""
     from viewer.launch import run_viewer
 
-    app_args = ["--store", store_location(store)]
+    app_args = ["--store", store_location(store), "--at", str(at)]
     if target is not None:
         path = Path(target)
         app_args += ["--record", str(path)] if path.exists() else ["--game", target]
-    raise typer.Exit(run_viewer(app_args, port))
+    raise typer.Exit(run_viewer(app_args, port, open_browser=False if no_browser else None))
 
 
 def _load_bundled(st: GameStore, files: list[Path]) -> None:
@@ -87,10 +99,12 @@ def demo(
         bool, typer.Option(help="replay in the terminal instead of the viewer")
     ] = False,
     port: Annotated[int | None, typer.Option(help="viewer port (default 8501)")] = None,
+    at: AtOpt = 0,
+    no_browser: NoBrowserOpt = False,
     store: StoreOpt = None,
 ) -> None:
-    """Load the bundled recorded games into the store, then open the viewer on one
-    (or replay it in the terminal with --terminal)."""
+    """Load the bundled recorded games into the store, then open the viewer on one at its
+    start (or replay it in the terminal with --terminal). `wake list` lists them all."""
     files = sorted((fixtures / "games").rglob("*.wake.json"))
     if not files:
         typer.echo(f"no records under {fixtures / 'games'}", err=True)
@@ -99,12 +113,15 @@ def demo(
     with errors():
         _load_bundled(st, files)
         chosen = next((p for p in files if p.name == game), files[0])
-        game_id = read_record_file(chosen).header.game_id
-    typer.echo(f"{len(files)} recorded games in {st.location}")
-    list_(store)
+        header = read_record_file(chosen).header
+    title = header.title or header.scenario_id
+    typer.echo(f"{len(files)} recorded games in {st.location} (`wake list` shows them).")
     if terminal:
         _replay_in_terminal(chosen)
         return
     from viewer.launch import run_viewer
 
-    raise typer.Exit(run_viewer(["--store", st.location, "--game", game_id], port))
+    where = f"event {at}" if at else "its start"
+    typer.echo(f"Opening {title} at {where} (any other game: the viewer's sidebar).")
+    app_args = ["--store", st.location, "--game", header.game_id, "--at", str(at)]
+    raise typer.Exit(run_viewer(app_args, port, open_browser=False if no_browser else None))

@@ -8,6 +8,7 @@ import re
 import time
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from pathlib import Path
 from typing import Any
 
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
@@ -83,7 +84,7 @@ def faces(page: Any, values: list[str], clicks: Clicks | None = None) -> None:
     """Enter dice faces one by one (each a pill of the die being asked for), each time waiting
     until the page shows it entered (or the order recorded, after the last die)."""
     for value in values:
-        page.get_by_text(re.compile(r"die \d+: ")).first.wait_for(timeout=TIMEOUT_MS)
+        page.get_by_text(re.compile(r"die \d+ · ")).first.wait_for(timeout=TIMEOUT_MS)
         settle(page)
         before = _entered(page)
         pick(page, value, clicks)
@@ -348,7 +349,7 @@ class ScriptedScribe:
             body = text(page)
             if "Refused:" in body and "Roll:" not in body and "Draw:" not in body:
                 raise AssertionError(body[-800:])
-            dice = page.get_by_role("radiogroup", name=re.compile(r"die \d+: "))
+            dice = page.get_by_role("radiogroup", name=re.compile(r"die \d+ · "))
             cards = page.get_by_role("radiogroup", name="The card drawn")
             if dice.count():
                 radios = dice.first.get_by_role("radio")
@@ -372,15 +373,20 @@ class ScriptedScribe:
             settle(self.page, re.compile(rf"event {state.seq} "))
         page = self.page
         self.clicks.begin()
-        self._pick_side(side, state)
-        page.get_by_role("radiogroup", name="Orders").get_by_role(
-            "radio", name=re.compile("^" + re.escape(order.label))
-        ).first.click()
-        self.clicks.click()
-        settle(page)
-        self._fill(order, values)
-        give(page, self.clicks)
-        self._chance(state.seq)
+        try:
+            self._pick_side(side, state)
+            page.get_by_role("radiogroup", name="Orders").get_by_role(
+                "radio", name=re.compile("^" + re.escape(order.label))
+            ).first.click()
+            self.clicks.click()
+            settle(page)
+            self._fill(order, values)
+            give(page, self.clicks)
+            self._chance(state.seq)
+        except Exception as exc:  # what the page showed, for whoever reads the failure
+            Path("artifacts/browser").mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"artifacts/browser/FAILED-scripted-scribe-{state.seq}.png")
+            raise AssertionError(f"{exc}\nthe page shows:\n{text(page)[-1500:]}") from exc
         self.clicks.end(order.type)
         settle(page)
         return str(order.label)

@@ -74,7 +74,8 @@ class Wire:
 
 def _device(browser: Any, url: str) -> tuple[Any, Any, Wire]:
     context = browser.new_context(viewport={"width": 1300, "height": 1000})
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(90_000)
+    context.set_default_navigation_timeout(90_000)
     page = context.new_page()
     wire = Wire(page)
     page.goto(url)

@@ -50,7 +50,8 @@ def dice_entry(ask: DiceAsk, side_names: Mapping[str, str], before: int) -> None
     for group in ask.groups:
         who = side_names.get(group.side, group.side) if group.side else "the table"
         for d, die in enumerate(group.dice):
-            title = f"{who} · die {d + 1}: {die.name}"
+            title = f"{who} · die {d + 1} · {die.name}"  # no ":": escaped for Markdown, it reached
+            # the pills' accessible name as "\:" (screen readers, tests find dice by name)
             if position < len(entered):
                 label = next((f.label for f in die.faces if f.face == entered[position]), "?")
                 st.markdown(f"{_md(title)} = **{_md(label)}**")
@@ -81,8 +82,7 @@ def card_entry(ask: CardAsk, side_names: Mapping[str, str], *, counts: bool = Tr
     would tell which cards the others hold)."""
     st.markdown(f"**Draw:** {_md(ask.text(side_names) if counts else ask.request.purpose)}")
     labels = {
-        card: f"{name} ({copies} left)" if counts else name
-        for card, name, copies in ask.choices()
+        card: f"{name} ({copies} left)" if counts else name for card, name, copies in ask.choices()
     }
     at = len(cards())
     picked = st.pills(

@@ -25,13 +25,13 @@ from typing import Any
 
 from domain.engine import apply_event, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
+from domain.links import links_of
 from domain.read_model import GameView, UnitView, redact_view
 from domain.words import unit_labels
 from viewer.figures import _label_point, _outline, board_height
 from viewer.timeline import LUCK_MARK, Timeline, _side, _units, kind_name
 
 FORMAT = 1
-ATTACKER_FIELDS = ("attacker", "firer", "ship", "subject")
 
 
 @dataclass(frozen=True)
@@ -129,17 +129,16 @@ def _delta(old: GameView, new: GameView) -> dict[str, Any]:
 
 def _event_fields(
     tl: Timeline, event: DomainEvent, topic: str, viewer: str | None
-) -> tuple[str | None, tuple[str, ...], list[str] | None]:
-    """Side, units and (attacker, target) of an event as ``viewer`` may see them."""
+) -> tuple[str | None, tuple[str, ...], list[list[str]] | None]:
+    """Side, units and attack lines ([attacker, target, label] each, ``domain.links``) of an
+    event as ``viewer`` may see them."""
     if viewer is not None and tl.ruleset.meta.hidden_information:
         event = tl.ruleset.redact(event, viewer)
     payload = event.model_dump(mode="json")
     side = payload.get("side") if topic == CommandIssued.TOPIC else _side(payload, topic)
     units = _units(payload, tl.known_units)
-    attacker = next((payload[k] for k in ATTACKER_FIELDS if payload.get(k)), None)
-    target = payload.get("target")
-    attack = [attacker, target] if isinstance(attacker, str) and isinstance(target, str) else None
-    return (side if isinstance(side, str) else None), units, attack
+    lines = [[link.source, link.target, link.label] for link in links_of(payload)]
+    return (side if isinstance(side, str) else None), units, lines or None
 
 
 def build_payload(tl: Timeline, viewer: str | None) -> dict[str, Any]:
@@ -191,7 +190,7 @@ def build_payload(tl: Timeline, viewer: str | None) -> dict[str, Any]:
         "frame0": _frame_fields(first),
         "deltas": deltas,
         "kinds": kinds,
-        "events": events,  # [kind index, side, units, text, attack, automatic, order]
+        "events": events,  # [kind index, side, units, text, attack lines, automatic, order]
         "turns": [[turn, seq] for turn, seq in tl.turn_starts],
         "phases": [[phase, seq] for phase, seq in tl.phase_starts],
         "swings": sorted(

@@ -204,9 +204,18 @@ def evolve(state: ArmadaState, event: DomainEvent) -> ArmadaState:
             dials_set=(),
             turn_count=0,
             passed_last=None,
+            last_attack=None,  # an overlay lives for its own activation only
+            last_maneuver=None,
         )
     if isinstance(event, TurnBegan):
-        return changed(state, active=event.side, last=event.side, turn_count=0)
+        return changed(
+            state,
+            active=event.side,
+            last=event.side,
+            turn_count=0,
+            last_attack=None,
+            last_maneuver=None,
+        )
     if isinstance(event, GameEnded):
         result = {"winner": event.winner or "", "reason": event.reason}
         return changed(state, phase="over", active=None, result=result)

@@ -42,6 +42,8 @@ OPTION_RULES: dict[str, str] = {
     "ships_per_box": "ST-1.3",
     "line_includes_centre": "ST-3.1",
     "line_hits_own_fleet": "ST-3.1",
+    "line_centre_on_self": "ST-3.1",
+    "line_empty_seats": "ST-3.1",
     "minovsky_ask": "ST-5.3",
     "end_with_one_player": "ST-5.5",
 }

@@ -239,12 +239,22 @@
     ArrowRight: 'next', ArrowLeft: 'prev', PageDown: 'next-turn', PageUp: 'prev-turn',
     Home: 'start', End: 'end', n: 'next-swing', p: 'prev-swing',
   };
+  function matchesSafe(el, selector) {
+    try { return el.matches(selector); } catch (err) { return false; }
+  }
   function onKey(e) {
     if (!P || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && t !== $('slider')) {
       const tag = (t.tagName || '').toUpperCase();
-      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
+      // A radio chosen with the mouse (the sidebar's "View as") keeps the focus, and the
+      // browser would move the choice on ←/→: keys scrub, a choice changes only when clicked.
+      // A radio reached with Tab (focus-visible) keeps its keys for keyboard users.
+      const clickedRadio = tag === 'INPUT' && t.type === 'radio' && !matchesSafe(t, ':focus-visible');
+      if (clickedRadio && KEYS[e.key]) {
+        e.preventDefault();
+        t.blur();
+      } else if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
       const role = t.getAttribute && t.getAttribute('role');
       if (role && ['slider', 'combobox', 'listbox', 'option', 'textbox', 'spinbutton'].includes(role)) return;
     }
@@ -706,13 +716,24 @@
       t.marker.symbol = mine.map((u) => (u.status === 'active' ? 'circle' : 'x'));
       traces.push(t);
     }
-    const attack = ev[4];
-    if (attack && pts[attack[0]] && pts[attack[1]]) {
-      const [a, t] = attack;
+    // every attack line of the event, attacker to each target, labelled with range and result
+    const lines = (ev[4] || []).filter(([a, t]) => pts[a] && pts[t]);
+    if (lines.length) {
+      const unitNames = Object.fromEntries(f.units.map((u) => [u.id, u.name || u.id]));
+      const xs = []; const ys = []; const hover = []; const ids = [];
+      for (const [a, t, label] of lines) {
+        const text = `${esc(unitNames[a] || a)} → ${esc(unitNames[t] || t)}${label ? `: ${esc(label)}` : ''}`;
+        xs.push(pts[a][0], pts[t][0], null); ys.push(pts[a][1], pts[t][1], null);
+        hover.push(text, text, ''); ids.push(a, t, null);
+        if (label) {
+          layout.annotations.push({ x: (pts[a][0] + pts[t][0]) / 2, y: (pts[a][1] + pts[t][1]) / 2,
+            xref: 'x', yref: 'y', text: esc(label), showarrow: false, font: { size: 10, color: ATTACK_COLOUR },
+            bgcolor: 'rgba(255,255,255,0.75)' });
+        }
+      }
       traces.push({ type: 'scatter', name: 'attack', legendgroup: 'attack', showlegend: true,
-        x: [pts[a][0], pts[t][0]], y: [pts[a][1], pts[t][1]], mode: 'lines',
-        line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 }, customdata: [a, t],
-        hovertemplate: `${esc(a)} → ${esc(t)}<extra>attack</extra>` });
+        x: xs, y: ys, mode: 'lines', line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 },
+        customdata: ids, hovertext: hover, hovertemplate: '%{hovertext}<extra>attack</extra>' });
     }
     const outlined = focused.filter((u) => u.shapes);
     if (outlined.length) {
@@ -913,6 +934,7 @@
     if (!P) return;
     chartsDrawn = {};
     showTab(activeTab);
+    drawWinprob();
     drawn = -1;
     schedule();
   });
@@ -1057,7 +1079,7 @@
     });
   }
   function moveCursors(n) {
-    const nodes = [$('strip'), ...document.querySelectorAll('#charts .chart')];
+    const nodes = [$('strip'), $('wp-chart'), ...document.querySelectorAll('#charts .chart')];
     for (const node of nodes) {
       const line = node.querySelector('.cursor');
       const full = node._fullLayout;
@@ -1101,6 +1123,86 @@
       });
       label.append(box1, ` ${name}`);
       box.append(label);
+    }
+  }
+
+  // --- win probability (issue 24 item 2) ---------------------------------------------------------
+  // Each side's win probability if both sides play as Wake's bots from here (payload.winprob,
+  // made by viewer/winprob.py, present only for the umpire or a finished game), its 95 % band,
+  // the turning points, a cursor at the current event and a click that jumps, like the charts.
+  let wpNotes = {};
+  let wpOnly = false;
+  const WRAP = 80; // characters a hover line holds before it wraps (a hover box has no wrap)
+  function wrapLine(text) {
+    const out = [];
+    let line = '';
+    for (const word of String(text).split(' ')) {
+      if (line && line.length + word.length + 1 > WRAP) { out.push(line); line = `  ${word}`; } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) out.push(line);
+    return out;
+  }
+  function buildWinprob() {
+    const W = P.winprob;
+    wpNotes = (W && W.notes && typeof W.notes === 'object') ? W.notes : {};
+    wpOnly = false;
+    const filter = $('wp-only');
+    filter.hidden = !Object.keys(wpNotes).length;
+    filter.querySelector('input').checked = false;
+  }
+  function drawWinprob() {
+    const W = P.winprob;
+    const box = $('winprob');
+    box.hidden = !W;
+    if (!W) return;
+    const node = $('wp-chart');
+    const traces = [];
+    const lines = [];
+    const turning = W.turning || [];
+    // a turning point's words go in the hover of the line point it sits on (the marker itself
+    // takes no hover: it would tie with that point)
+    const told = new Map(turning.map((t) => [`${t.side} ${t.event}`,
+      `<br><b>turning point</b><br>${(t.lines || []).flatMap(wrapLine).map(esc).join('<br>')}`]));
+    W.sides.forEach((sid) => {
+      const pts = W.series[sid] || [];
+      const i = P.sideOrder.indexOf(sid);
+      const colour = PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+      const name = P.sides[sid] || sid;
+      const xs = pts.map((q) => q[0]);
+      traces.push({ type: 'scatter', x: [...xs, ...[...xs].reverse()],
+        y: [...pts.map((q) => q[3]), ...pts.map((q) => q[2]).reverse()], fill: 'toself',
+        fillcolor: rgba(colour, 0.15), line: { width: 0 }, mode: 'lines', hoverinfo: 'skip',
+        showlegend: false, name: `${esc(name)} (95 % interval)` });
+      lines.push({ type: 'scatter', x: xs, y: pts.map((q) => q[1]), mode: 'lines+markers',
+        name: esc(name), line: { color: colour, width: 2 }, marker: { size: 4, color: colour },
+        customdata: pts.map((q) => [Math.round(q[2] * 100), Math.round(q[3] * 100), told.get(`${sid} ${q[0]}`) || '', Math.round(q[1] * 100)]),
+        hovertemplate: `event %{x}: %{customdata[3]} % (95 % interval %{customdata[0]}–%{customdata[1]} %)%{customdata[2]}<extra>${esc(name)}</extra>` });
+    });
+    traces.push(...lines);
+    traces.push({ type: 'scatter', x: turning.map((t) => t.event), y: turning.map((t) => t.p),
+      mode: 'markers', name: 'turning points', customdata: turning.map((t) => t.event),
+      marker: { symbol: 'diamond', size: 13, color: '#FFD23F', line: { color: '#222222', width: 1.5 } },
+      hoverinfo: 'skip' });
+    const marks = turnMarks();
+    const layout = {
+      title: { text: esc(W.title), x: 0.01, xanchor: 'left', font: { size: 14 } }, height: 300,
+      margin: { l: 50, r: 10, t: 40, b: 50 }, plot_bgcolor: 'white', hovermode: 'closest',
+      hoverlabel: { align: 'left' },
+      legend: { orientation: 'h', yanchor: 'top', y: -0.3, x: 0 },
+      xaxis: { title: { text: 'event' }, range: [0, Math.max(length, 1)], showgrid: true, gridcolor: '#EEEEEE', zeroline: false },
+      yaxis: { title: { text: 'wins' }, range: [0, 1], tickformat: '.0%', showgrid: true, gridcolor: '#EEEEEE', zeroline: false },
+      shapes: marks.map(([, s]) => ({ type: 'line', x0: s, x1: s, xref: 'x', y0: 0, y1: 1, yref: 'paper', layer: 'below', line: { color: '#BBBBBB', width: 1, dash: 'dot' } })),
+      annotations: marks.map(([t, s]) => ({ x: s, y: 1, xref: 'x', yref: 'paper', text: `T${t}`, showarrow: false, xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } })),
+    };
+    fitNarrow(layout, node);
+    node.dataset.turning = turning.map((t) => t.event).join(' ');
+    $('wp-about').textContent = `${W.caveat} ${W.about}.`;
+    Plotly.react(node, traces, layout, { displaylogo: false, responsive: true });
+    addCursor(node);
+    if (!node.wakeHover) { // the cursor's label would cover a hover's words
+      node.wakeHover = true;
+      node.on('plotly_hover', () => node.classList.add('hovering'));
+      node.on('plotly_unhover', () => node.classList.remove('hovering'));
     }
   }
 
@@ -1186,6 +1288,12 @@
       mark.title = text;
       row.append(mark);
     }
+    const auto = wpNotes[String(seq)]; // issue 24 item 2: the analysis's notes, apart
+    if (typeof auto === 'string' && auto) {
+      const mark = el('span', 'analysis-note', `Analysis (bot rollouts): ${auto}`);
+      mark.title = auto;
+      row.append(mark);
+    }
     return row;
   }
   // annotations (issue 14): {text: {seq: "#1 disputed (Ann): ..."}, only: true when the page's
@@ -1201,7 +1309,7 @@
     applyFilters();
   }
   function applyFilters() {
-    const any = filters.side.size || filters.unit.size || filters.kind.size || notes.only;
+    const any = filters.side.size || filters.unit.size || filters.kind.size || notes.only || wpOnly;
     items = any ? [] : [['r', 0]];
     itemIndex = new Map(any ? [] : [[0, 0]]);
     let count = 0;
@@ -1210,7 +1318,8 @@
       const ok = !any || ((!filters.side.size || filters.side.has(ev[1]))
         && (!filters.unit.size || ev[2].some((u) => filters.unit.has(u)))
         && (!filters.kind.size || filters.kind.has(P.kinds[ev[0]]))
-        && (!notes.only || Object.prototype.hasOwnProperty.call(notes.text, String(i + 1))));
+        && (!notes.only || Object.prototype.hasOwnProperty.call(notes.text, String(i + 1)))
+        && (!wpOnly || Object.prototype.hasOwnProperty.call(wpNotes, String(i + 1))));
       if (!ok) return;
       count += 1;
       if (groupOf[i + 1] !== group) {
@@ -1319,6 +1428,10 @@
       if (row) go(Number(row.dataset.seq));
     });
     $('unit-select').addEventListener('change', (e) => select(e.target.value));
+    $('wp-only').querySelector('input').addEventListener('change', (e) => {
+      wpOnly = e.target.checked;
+      applyFilters();
+    });
     $('show-out').addEventListener('change', (e) => {
       showOut = e.target.checked;
       drawn = -1; // the same position, drawn again without (or with) them
@@ -1343,8 +1456,10 @@
     chartsDrawn = {};
     buildUnitPick();
     buildUnitSelect();
+    buildWinprob();
     buildMoves();
     drawStrip();
+    drawWinprob();
     showTab(activeTab);
     drawn = -1;
     fitHeight();
