@@ -700,7 +700,7 @@
       layout.annotations.push({
         x: dst[0], y: dst[1], ax: src[0], ay: src[1], xref: 'x', yref: 'y',
         axref: 'x', ayref: 'y', text: '', showarrow: true, arrowhead: 2, arrowsize: 1.2, arrowwidth: 2,
-        arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.id)} moves`,
+        arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.name)} moves`,
       });
     }
     const ev = P.events[n - 1];
