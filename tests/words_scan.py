@@ -2,7 +2,8 @@
 
 For one bundled game and one view (the umpire's, ``None``, or a side's), :func:`scan_game`
 walks every event and collects each text the viewer shows: the move list's rows and its Kind
-filter (the scrubber's payload), the explain panel's text of every event
+filter (the scrubber's payload), the attack lines' labels, the "This round" panel at each
+round, the explain panel's text of every event
 (:func:`domain.explain.explanation_lines`, whose pieces the panel shows), the hover of every
 unit whose view changed (:func:`viewer.figures._hover`), the game summary and, for a few
 events, the dispute report's visible text. :func:`problems` names what must never be in them:
@@ -30,6 +31,7 @@ from domain.read_model import GameView, UnitView, redact_view
 from domain.record import read_record_file
 from viewer.figures import _hover, view_names
 from viewer.report import ReportRequest, build_report
+from viewer.rounds import round_summary
 from viewer.scrubber import build_payload
 from viewer.timeline import Timeline
 
@@ -169,6 +171,11 @@ def scan_game(
         scan.check(f"{who} kind filter", kind, {})
     for seq, row in enumerate(payload["events"], start=1):
         scan.check(f"{who} move list {seq}", row[3], named_at[seq])
+        for line in row[4] or []:  # an attack's line on the board: its label
+            scan.check(f"{who} attack label {seq}", str(line[2]), named_at[seq])
+    for _turn, start in tl.turn_starts:  # the "This round" panel
+        text = "\n".join(round_summary(tl, max(start, 1), viewer).lines)
+        scan.check(f"{who} round at {start}", text, named_at[max(start, 1)])
     state = new_game(tl.header)
     for i, (fact, event) in enumerate(zip(tl.facts, tl.decoded, strict=True)):
         # the names the viewer's explain panel passes (``Timeline.names_at``); the report
