@@ -46,6 +46,8 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks.bench_armada
 	$(BIN)/python -m tests.benchmarks.bench_rollouts
 	$(BIN)/python -m tests.benchmarks.bench_browser
+	$(BIN)/python -m tests.benchmarks.bench_scribe
+	$(BIN)/python -m tests.benchmarks.bench_memory
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

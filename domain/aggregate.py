@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Final, cast
-from uuid import UUID, uuid5
+from uuid import RFC_4122, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
@@ -22,6 +22,36 @@ from domain.engine import CommandEnvelope, Fact, GameState, apply_fact, execute,
 from domain.errors import StoreError, validation_summary
 from domain.events import GameEnded
 from domain.header import GameHeader
+
+
+def side_stream_id(namespace: UUID, name: str) -> UUID:
+    """The id of a stream kept beside games (seed, signatures, annotations, analysis, scribe
+    table and links): ``uuid5(namespace, name)`` with its variant bits set to 111 (RFC 4122's
+    "reserved for future definition"). A game's own stream id is its game id, which the store
+    accepts only as an RFC 4122 UUID (variant 10x, ``check_game_id``), so no game id can name
+    another aggregate's stream (issue 23 item 1), and each kind has its own namespace."""
+    raw = bytearray(uuid5(namespace, name).bytes)
+    raw[8] = 0xE0 | (raw[8] & 0x1F)
+    return UUID(bytes=bytes(raw))
+
+
+def check_game_id(game_id: str) -> UUID:
+    """The stream id of a game: its id, which must be an RFC 4122 UUID (the variant of every
+    UUID Wake makes), so that it cannot be one of the streams kept beside games.
+
+    Raises:
+        StoreError: not a UUID, or a UUID of another variant.
+    """
+    try:
+        uid = UUID(game_id)
+    except (ValueError, TypeError, AttributeError):
+        raise StoreError(f"{game_id[:80]!r} is not a game id (a UUID)") from None
+    if uid.variant != RFC_4122:
+        raise StoreError(
+            f"game id {uid} is not an RFC 4122 UUID (its variant is {uid.variant}): the store "
+            "keeps the streams beside games in that space, so it takes no game under it"
+        )
+    return uid
 
 
 class Game(Aggregate):
@@ -212,6 +242,11 @@ _SIGNATURES_NAMESPACE: Final = UUID("0b6c8a3e-51d4-4e4b-8f0e-4c7d2a9e6b15")
 
 def signatures_stream_id(game_id: str) -> UUID:
     """Where the store keeps a game's signatures."""
+    return side_stream_id(_SIGNATURES_NAMESPACE, game_id)
+
+
+def legacy_signatures_stream_id(game_id: str) -> UUID:
+    """Where stores written before issue 23 kept it (read only when the stream above is empty)."""
     return uuid5(_SIGNATURES_NAMESPACE, game_id)
 
 
@@ -262,6 +297,11 @@ _ANNOTATIONS_NAMESPACE: Final = UUID("3b0a7e54-1c2d-4f6e-8a9b-5d4c3e2f1a0b")
 
 def annotations_stream_id(game_id: str) -> UUID:
     """Where the store keeps a game's annotations."""
+    return side_stream_id(_ANNOTATIONS_NAMESPACE, game_id)
+
+
+def legacy_annotations_stream_id(game_id: str) -> UUID:
+    """Where stores written before issue 23 kept it (read only when the stream above is empty)."""
     return uuid5(_ANNOTATIONS_NAMESPACE, game_id)
 
 
@@ -270,6 +310,11 @@ _ANALYSIS_NAMESPACE: Final = UUID("0c5b1f0e-24e7-4c53-9d0e-7a1e2f6b8d24")
 
 def analysis_stream_id(game_id: str) -> UUID:
     """Where the store keeps a game's analysis."""
+    return side_stream_id(_ANALYSIS_NAMESPACE, game_id)
+
+
+def legacy_analysis_stream_id(game_id: str) -> UUID:
+    """Where stores written before issue 23 kept it (read only when the stream above is empty)."""
     return uuid5(_ANALYSIS_NAMESPACE, game_id)
 
 
@@ -320,6 +365,11 @@ _SEED_NAMESPACE: Final = UUID("6f1d3c2e-7a51-4f0e-9a57-2c1b8e0d4a11")
 
 def seed_stream_id(game_id: str) -> UUID:
     """Where the store keeps a game's secret seed."""
+    return side_stream_id(_SEED_NAMESPACE, game_id)
+
+
+def legacy_seed_stream_id(game_id: str) -> UUID:
+    """Where stores written before issue 23 kept it (read only when the stream above is empty)."""
     return uuid5(_SEED_NAMESPACE, game_id)
 
 
@@ -447,11 +497,18 @@ class ScribeLinks(Aggregate):
 
 _TABLE_NAMESPACE: Final = UUID("9a3f0c1e-2b7d-4c58-a1e6-7d0f3b9c2e54")
 #: The one stream of capability links in a store.
-LINKS_STREAM_ID: Final = uuid5(_TABLE_NAMESPACE, "wake-scribe-links")
+LINKS_STREAM_ID: Final = side_stream_id(_TABLE_NAMESPACE, "wake-scribe-links")
+#: Where stores written before issue 23 kept it.
+LEGACY_LINKS_STREAM_ID: Final = uuid5(_TABLE_NAMESPACE, "wake-scribe-links")
 
 
 def table_stream_id(origin: str) -> UUID:
     """Where the store keeps the scribe's table of a line of games (by its first game's id)."""
+    return side_stream_id(_TABLE_NAMESPACE, f"table:{origin}")
+
+
+def legacy_table_stream_id(origin: str) -> UUID:
+    """Where stores written before issue 23 kept it."""
     return uuid5(_TABLE_NAMESPACE, f"table:{origin}")
 
 

@@ -10,21 +10,39 @@ does not match the game's chain is refused wherever annotations are read (record
 audit). Annotations can be withdrawn by their author; a withdrawn one stays in the store's
 history but is no longer listed by default, shown or exported.
 
+Each annotation says who may see it (issue 23 item 3): ``visible_to`` is ``"all"``, ``"umpire"``
+or a side's id (that side and the umpire). A side's view (``wake annotations --as``, ``wake report
+--as``, ``wake export --as``, the viewer at ``?as=SIDE``) lists only what that side may see. An
+annotation written before visibility existed has none: it is the umpire's alone in a game with
+hidden information (it may quote a sealed value) and everyone's otherwise (``default_visibility``).
+
 Text is untrusted: bounded, no control characters other than line feeds, no bidirectional
 overrides; whoever shows it shows it as plain text. See docs/disputes.md#annotations.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+)
 
 from domain.errors import AnnotationError, validation_summary
+from domain.plain_text import FORBIDDEN, check_plain
 from domain.safe_json import MAX_SAFE_INTEGER
+
+if TYPE_CHECKING:
+    from domain.header import GameHeader
 
 Kind = Literal["ruling", "note", "disputed", "blunder", "lucky"]
 #: The kinds of annotation, with what each is for (docs/disputes.md#annotations).
@@ -37,6 +55,9 @@ KINDS: Final[dict[str, str]] = {
     "lucky": "a roll or draw that went unusually well or badly",
 }
 
+#: Who may see an annotation besides a side's id: everyone, or the umpire alone.
+EVERYONE: Final = "all"
+UMPIRE: Final = "umpire"
 #: The longest annotation text, in characters (a rerun's summary is cut to fit).
 MAX_TEXT: Final = 4000
 #: The longest author name, in characters.
@@ -45,18 +66,10 @@ MAX_AUTHOR: Final = 100
 MAX_ANNOTATIONS: Final = 10_000
 _HEX64: Final = r"^[0-9a-f]{64}$"
 _TIME: Final = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"
-# C0 controls but the line feed, DEL, C1 controls, and the bidirectional embeddings, overrides
-# and isolates that can make text read differently from what it holds ("Trojan Source")
-_FORBIDDEN: Final = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _plain(value: str, what: str, *, lines: bool) -> str:
-    found = _FORBIDDEN.search(value) or (None if lines else re.search("\n", value))
-    if found is not None:
-        raise ValueError(
-            f"{what} holds the control character U+{ord(found.group()):04X} at position "
-            f"{found.start()} (plain text only{', line feeds allowed' if lines else ''})"
-        )
+    check_plain(value, what, lines=lines)  # no controls, no bidi overrides (domain.plain_text)
     if not value.strip():
         raise ValueError(f"{what} is empty")
     return value
@@ -77,6 +90,36 @@ class Annotation(BaseModel):
     author: str = Field(min_length=1, max_length=MAX_AUTHOR)
     time: str = Field(pattern=_TIME, description="when it was written, UTC, to the second")
     text: str = Field(min_length=1, max_length=MAX_TEXT)
+    visible_to: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_AUTHOR,
+        description='who may see it: "all", "umpire" or a side\'s id (that side and the '
+        "umpire); absent in annotations written before issue 23: the umpire's alone in a game "
+        "with hidden information, everyone's otherwise",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_absent_visibility(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = handler(self)
+        if self.visible_to is None:  # older annotations keep their exact form
+            body.pop("visible_to", None)
+        return body
+
+    @field_validator("visible_to")
+    @classmethod
+    def _visible_to(cls, value: str | None) -> str | None:
+        return None if value is None else _plain(value, "visible_to", lines=False)
+
+    def seen_by(self, viewer: str | None, hidden: bool) -> bool:
+        """Whether ``viewer`` (a side's id; None = the umpire, who sees everything) may see it
+        in a game that has hidden information (``hidden``) or not."""
+        if viewer is None:
+            return True
+        visible = self.visible_to or default_visibility(hidden)
+        return visible in (EVERYONE, viewer)
 
     @field_validator("author")
     @classmethod
@@ -162,9 +205,11 @@ def new_annotation(
     author: str,
     text: str,
     time: str | None = None,
+    visible_to: str | None = None,
 ) -> Annotation:
     """A new annotation from a person's input: surrounding blanks are trimmed, Windows line
-    endings become line feeds, then everything is checked.
+    endings become line feeds, then everything is checked (``visible_to`` is checked against
+    the game's sides by ``binding_problem``).
 
     Raises:
         AnnotationError: an unknown kind, an empty or over-long author or text, a control
@@ -183,6 +228,8 @@ def new_annotation(
         "time": time or now(),
         "text": text.replace("\r\n", "\n").strip(),
     }
+    if visible_to is not None:
+        body["visible_to"] = visible_to
     try:
         return Annotation.model_validate(body, strict=True)
     except ValidationError as exc:
@@ -190,15 +237,45 @@ def new_annotation(
         raise AnnotationError(f"annotation refused: {problem}") from None
 
 
+def default_visibility(hidden: bool) -> str:
+    """Who sees an annotation that does not say: the umpire alone in a game with hidden
+    information (an annotation may quote a sealed value: a ruling diff does), else everyone."""
+    return UMPIRE if hidden else EVERYONE
+
+
+def shown_to(
+    annotations: Sequence[Annotation], viewer: str | None, hidden: bool
+) -> list[Annotation]:
+    """The annotations ``viewer`` (a side's id; None = the umpire) may see."""
+    return [note for note in annotations if note.seen_by(viewer, hidden)]
+
+
+def shown_for(
+    annotations: Sequence[Annotation], header: GameHeader, viewer: str | None
+) -> list[Annotation]:
+    """:func:`shown_to` for a game by its header (whether its ruleset hides information).
+
+    Raises:
+        UnknownRuleset: the header names a ruleset this engine does not have.
+    """
+    from domain.ruleset import get_ruleset
+
+    hidden = bool(get_ruleset(header.ruleset.id).meta.hidden_information)
+    return shown_to(annotations, viewer, hidden)
+
+
 def chain_digests(genesis: str, digests: Sequence[str]) -> list[str]:
     """The game's chain digest after each event: index 0 is the genesis (before any event)."""
     return [genesis, *digests]
 
 
-def binding_problem(annotations: Sequence[Annotation], chain: Sequence[str]) -> str | None:
+def binding_problem(
+    annotations: Sequence[Annotation], chain: Sequence[str], sides: Sequence[str] | None = None
+) -> str | None:
     """What is wrong with a game's annotations against its chain (``chain_digests``), or None:
     numbers that do not increase, an event the game does not have, a digest that is not the
-    chain's after that event (written about another version of the game), too many."""
+    chain's after that event (written about another version of the game), too many; with the
+    game's ``sides``, one visible to a side the game does not have."""
     if len(annotations) > MAX_ANNOTATIONS:
         return f"{len(annotations)} annotations, more than the limit of {MAX_ANNOTATIONS}"
     last = 0
@@ -215,16 +292,24 @@ def binding_problem(annotations: Sequence[Annotation], chain: Sequence[str]) -> 
                 f"game's chain digest there ({chain[note.event][:12]}…): it was written about "
                 "another version of this game"
             )
+        allowed = {EVERYONE, UMPIRE, *(sides or ())}
+        if sides is not None and note.visible_to is not None and note.visible_to not in allowed:
+            return (
+                f"{where} is visible to {note.visible_to[:40]!r}, which is not {EVERYONE!r}, "
+                f"{UMPIRE!r} or one of the game's sides ({', '.join(sides)})"
+            )
     return None
 
 
-def check_bindings(annotations: Sequence[Annotation], chain: Sequence[str]) -> None:
+def check_bindings(
+    annotations: Sequence[Annotation], chain: Sequence[str], sides: Sequence[str] | None = None
+) -> None:
     """Refuse annotations that do not fit the game (see :func:`binding_problem`).
 
     Raises:
         AnnotationError: the first problem, in one line.
     """
-    problem = binding_problem(annotations, chain)
+    problem = binding_problem(annotations, chain, sides)
     if problem is not None:
         raise AnnotationError(problem)
 
@@ -250,17 +335,19 @@ def select(
 def fit_text(text: str) -> str:
     """Generated text (a rerun's summary) made fit for an annotation: control characters other
     than line feeds become spaces, and it is cut to ``MAX_TEXT`` characters."""
-    cleaned = _FORBIDDEN.sub(" ", text.replace("\r\n", "\n")).strip()
+    cleaned = FORBIDDEN.sub(" ", text.replace("\r\n", "\n")).strip()
     if len(cleaned) > MAX_TEXT:
         cleaned = cleaned[: MAX_TEXT - 2].rstrip() + " …"
     return cleaned
 
 
 __all__ = [
+    "EVERYONE",
     "KINDS",
     "MAX_ANNOTATIONS",
     "MAX_AUTHOR",
     "MAX_TEXT",
+    "UMPIRE",
     "Annotation",
     "Kind",
     "Withdrawal",
@@ -269,8 +356,11 @@ __all__ = [
     "check_author",
     "check_bindings",
     "check_kind",
+    "default_visibility",
     "fit_text",
     "new_annotation",
     "now",
     "select",
+    "shown_for",
+    "shown_to",
 ]

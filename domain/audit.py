@@ -40,7 +40,8 @@ def audit_game(
     secret = held[0] if held is not None and header.dice.sealed else None
     report = verify_record(build_record(header, facts, secret), progress=progress)
     chain = chain_digests(header.genesis_digest(), [fact.digest for fact in facts])
-    problem = binding_problem([note for note, _ in store.annotation_history(game_id)], chain)
+    notes = [note for note, _ in store.annotation_history(game_id)]
+    problem = binding_problem(notes, chain, [side.id for side in header.sides])
     if problem is not None:
         raise StoreError(f"game {game_id}: {problem}")
     if store.snapshots is None:

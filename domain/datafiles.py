@@ -63,15 +63,22 @@ def load_model(model: type[M], data: Any, what: str) -> M:
 
 
 def read_json(path: str | Path, what: str) -> Any:
-    """A user's JSON data file.
+    """A user's JSON data file, read through the bounded reader (a regular file within the
+    record size limit; issue 23 item 4) and parsed within ``domain.safe_json``'s limits.
 
     Raises:
-        ScenarioError: the file cannot be read or is not JSON.
+        ScenarioError: the file cannot be read, is special or too large, or is not JSON.
     """
+    from domain import safe_json
+    from domain.errors import RecordError
+    from domain.record.reader import read_bounded
+
     try:
-        return json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError(f"cannot read {what} {str(path)!r}: {exc}") from exc
+        return safe_json.loads(read_bounded(Path(path)).decode("utf-8"))
+    except RecordError as exc:
+        raise ScenarioError(f"cannot read {what} {str(path)!r}: {exc.message}") from None
+    except (UnicodeDecodeError, safe_json.JSONInputError) as exc:
+        raise ScenarioError(f"cannot read {what} {str(path)!r}: {exc}") from None
 
 
 def bundled_json(package: str, name: str) -> Any:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain import clock
 from domain.canonical import canonical_json, jcs, jcs_strict, may_differ, sha256_hex
@@ -191,6 +191,47 @@ def _registry_of(ruleset: Ruleset[Any, Any]) -> EventRegistry:
     return ENGINE_EVENTS.merged(ruleset.events)
 
 
+def check_header(ruleset: Ruleset[Any, Any], header: GameHeader) -> None:
+    """A header checked against its ruleset (issue 23 item 11): its sides are the scenario's
+    (as many as the ruleset seats, no id twice) and its options are the ruleset's, every one
+    given (a header made by the ruleset's current version holds each default filled in, so
+    what the game was played under never depends on the engine that reads it; an older
+    version's header may lack those added since, which that version's readings supply).
+
+    Raises:
+        RecordError: the first problem, in one line.
+    """
+    meta = ruleset.meta
+    ids = [side.id for side in header.sides]
+    if not meta.min_sides <= len(ids) <= meta.max_sides:
+        raise RecordError(
+            f"the header has {len(ids)} sides; {meta.id} seats {meta.min_sides} to {meta.max_sides}"
+        )
+    twice = next((sid for i, sid in enumerate(ids) if sid in ids[:i]), None)
+    if twice is not None:
+        raise RecordError(f"the header names the side {twice[:40]!r} twice")
+    expected = [sid for sid, _ in ruleset.sides(header.scenario)]
+    if sorted(ids) != sorted(expected):
+        raise RecordError(
+            f"the header's sides ({', '.join(i[:40] for i in ids)}) are not its scenario's "
+            f"({', '.join(expected)})"
+        )
+    try:
+        resolved = ruleset.resolve_options(header.options)
+    except WakeError as exc:
+        raise RecordError(f"the header's options: {exc.message}") from None
+    if header.ruleset.version != meta.version:
+        return  # an older version's header: the options added since are its readings' own
+    missing = sorted(set(resolved) - set(header.options) - ruleset.options_added_later)
+    changed = sorted(k for k, v in header.options.items() if resolved.get(k) != v)
+    if missing or changed:
+        what = f"lack {', '.join(missing)}" if missing else f"differ in {', '.join(changed)}"
+        raise RecordError(
+            f"the header's options {what} once resolved: a {meta.id} {meta.version} header "
+            "holds every option in its resolved form, defaults filled in"
+        )
+
+
 def new_game(header: GameHeader) -> GameState:
     """The state of a game before its first fact.
 
@@ -208,6 +249,7 @@ def new_game(header: GameHeader) -> GameState:
             f"this engine plays {header.ruleset.id} {known}"
         )
     try:
+        check_header(ruleset, header)
         rules = ruleset.initial_state(header)
     except WakeError:
         raise
@@ -630,6 +672,22 @@ def header_for(
         raise ScenarioError(
             f"invalid {ruleset.meta.name} scenario: {validation_summary(exc)}"
         ) from exc
+    try:
+        return _new_header(ruleset, resolved, options, game_id, seed, title, controllers, cards)
+    except ValidationError as exc:  # a title or side name that is not plain text (issue 23 #9)
+        raise ScenarioError(f"invalid game header: {validation_summary(exc)}") from None
+
+
+def _new_header(
+    ruleset: Ruleset[Any, Any],
+    resolved: dict[str, Any],
+    options: Mapping[str, Any] | None,
+    game_id: str,
+    seed: int | None,
+    title: str,
+    controllers: Mapping[str, str] | None,
+    cards: Literal["named"] | None,
+) -> GameHeader:
     sides = [
         SideSpec(id=sid, name=name, controller=(controllers or {}).get(sid, "human"))
         for sid, name in ruleset.sides(resolved)

@@ -16,11 +16,14 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
     model_serializer,
     model_validator,
 )
 
 from domain.canonical import canonical_json, jcs, sha256_hex
+from domain.plain_text import check_plain
 
 #: The record format new games are made in (``domain.record``); older games keep their own.
 CURRENT_FORMAT: Final = 2
@@ -118,6 +121,11 @@ class SideSpec(_Model):
     name: str
     controller: str = "human"  # "human", "bot", or a player name; informational
 
+    @field_validator("id", "name", "controller")
+    @classmethod
+    def _plain(cls, value: str, info: ValidationInfo) -> str:
+        return check_plain(value, f"the side's {info.field_name}")  # issue 23 item 9
+
 
 _HEX64 = r"^[0-9a-f]{64}$"
 
@@ -166,6 +174,19 @@ class GameHeader(_Model):
     #: serialised header when 1, so format-1 headers keep their exact form and digest.
     format_version: Literal[1, 2] = 1
     parent: ParentRef | None = None
+
+    @field_validator("title")
+    @classmethod
+    def _plain_title(cls, value: str) -> str:
+        return check_plain(value, "the title")  # issue 23 item 9: printed by many commands
+
+    @field_validator("scenario")
+    @classmethod
+    def _plain_scenario_names(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key in ("id", "title"):  # the scenario's id and title stand in for a game's title
+            if isinstance(value.get(key), str):
+                check_plain(value[key], f"the scenario's {key}")
+        return value
 
     @model_serializer(mode="wrap")
     def _without_defaults_of_old_headers(

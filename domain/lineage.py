@@ -24,9 +24,10 @@ from typing import Literal
 
 from domain.canonical import canonical_json
 from domain.engine import Fact, fact_digest
-from domain.errors import LineageError, NoSuchEvent, SealedSeed
+from domain.errors import InvalidCommand, LineageError, NoSuchEvent, SealedSeed
 from domain.events import CommandIssued
 from domain.header import GameHeader, ParentRef
+from domain.plain_text import plain_problem
 
 
 def chain_head(genesis: str, facts: Sequence[Fact], format_version: int) -> str:
@@ -109,6 +110,9 @@ def fork(
     it (a deck shuffled there keeps the order the seed dealt).
 
     Raises:
+        InvalidCommand: a title holding a control or bidirectional character.
+
+    Raises:
         NoSuchEvent: ``event`` is not 0..len(facts), or lies inside an order (its events are
             one decision: a fork starts before or after the whole order).
         SealedSeed: the parent's seed is sealed and still secret.
@@ -138,6 +142,9 @@ def fork(
         dice = dice.model_copy(update={"mode": "physical", "seeded_events": event})
     elif physical and dice.seeded_events is not None and event < dice.seeded_events:
         dice = dice.model_copy(update={"seeded_events": event})  # a fork inside the prefix
+    problem = plain_problem(title, "the title")  # issue 23 item 9: never an escape sequence
+    if problem is not None:
+        raise InvalidCommand(problem)
     header = parent.model_copy(
         update={
             "game_id": game_id or str(uuid.uuid4()),

@@ -122,3 +122,12 @@ def umpire_note(entries: Sequence[Opened], at: int) -> str:
     still = any(e.revealed_at is None or at < e.revealed_at for e in entries)
     head = "umpire, not yet revealed at this moment" if still else "umpire"
     return f" — {head}: " + "; ".join(e.line() for e in entries)
+
+
+def own_note(entries: Sequence[Opened], at: int) -> str:
+    """A side's addition to the log line of event ``at`` for the choices it sealed itself
+    there (issue 21 item 3: a side sees its own secrets): `` — your sealed choice: a = x``."""
+    known = [e for e in entries if e.text is not None]
+    if not known:
+        return ""
+    return " — your sealed choice: " + "; ".join(f"{e.label} = {e.text}" for e in known)

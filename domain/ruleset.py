@@ -77,6 +77,10 @@ class Ruleset(ABC, Generic[S, C]):
     #: Each option's rule: the rule whose reading the option settles (``smoke_penalises`` ->
     #: ``IO-6.2.3C``), which ruling diffs name (:meth:`option_rule`). Default: none.
     option_rules: ClassVar[Mapping[str, str]] = {}
+    #: Options added to the current version after games were recorded without them: a header
+    #: of that version may leave them out, and their default is the reading those games were
+    #: played under. Every other option must be in a current header (issue 23 item 11).
+    options_added_later: ClassVar[frozenset[str]] = frozenset()
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -302,6 +306,13 @@ class Ruleset(ABC, Generic[S, C]):
             InvalidCommand: the values do not make an order (default: no sealed orders).
         """
         raise InvalidCommand(f"{self.meta.name} has no sealed orders")
+
+    def ruler(self, state: S, a: str, b: str) -> list[str] | None:
+        """Lines in players' words measuring between units ``a`` and ``b`` with this ruleset's
+        own measures (issue 21 item 14: a range dispute settled on the board): the distance,
+        and whether each can fire at the other and at what range, citing the rule. Default
+        ``None``: the viewer falls back to the plain distance between the two on the board."""
+        return None
 
     def episode(self, event: DomainEvent) -> Literal["begin", "end"] | None:
         """Whether ``event`` opens or closes an episode that spans several orders (an Armada

@@ -27,6 +27,11 @@ MAX_CONTAINERS: Final = 2_000_000
 #: costs 30 to 60 bytes once parsed, whatever its size in the text (the largest bundled record
 #: has 64,000; a 32 MiB record as dense as it about 2.4 million).
 MAX_ITEMS: Final = 4_000_000
+#: At most this many distinct object keys in one document (issue 23 item 5): the parser keeps
+#: every distinct key as a string (and a large object's members as a list) while it reads, so a
+#: 32 MiB file of distinct keys cost about 1 GB before this bound; the bundled files have at most
+#: 312, any record or data file a few hundred to a few thousand.
+MAX_DISTINCT_KEYS: Final = 50_000
 #: Integers must lie within +/-(2**53 - 1), the range every JSON parser reads exactly (I-JSON,
 #: RFC 7493); seeds, die indices and counts are far below it.
 MAX_SAFE_INTEGER: Final = 2**53 - 1
@@ -122,6 +127,26 @@ def _check_shape(bare: bytes, max_depth: int, max_containers: int, max_items: in
         raise JSONInputError(f"objects and arrays nested deeper than {max_depth} levels")
 
 
+# every string in turn (matches never overlap, so none starts inside a string), with the colon
+# after it when it is an object's key
+_STRING = re.compile(rb'"([^"]*)"([ \t\r\n]*:)?')
+
+
+def _check_keys(data: bytes, max_keys: int) -> None:
+    """Count the distinct object keys (strings followed by ``:``), stopping as soon as there
+    are more than ``max_keys``: the set held never exceeds the bound. Escaped quotes and
+    backslashes are blanked first, so every quote left delimits a string."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+    seen: set[bytes] = set()
+    for match in _STRING.finditer(data):
+        if match.group(2) is None:
+            continue  # a value, not a key
+        seen.add(match.group(1))
+        if len(seen) > max_keys:
+            raise JSONInputError(f"more than {max_keys} distinct object keys")
+
+
 def _risky_numbers(bare: bytes) -> bool:
     """A long run of digits (a big integer, or a float with a long mantissa) or an exponent of
     three digits: only then are the slower number hooks needed."""
@@ -135,15 +160,16 @@ def loads(
     max_depth: int = MAX_DEPTH,
     max_containers: int = MAX_CONTAINERS,
     max_items: int = MAX_ITEMS,
+    max_keys: int = MAX_DISTINCT_KEYS,
 ) -> Any:
     """Parse untrusted JSON text (UTF-8 bytes or str).
 
     Raises:
         JSONInputError: not UTF-8, not JSON, or outside the limits: nesting deeper than
             ``max_depth``, more than ``max_containers`` objects and arrays or ``max_items``
-            values, a duplicate key in an object, ``NaN``/``Infinity``, a number that
-            overflows a float, an integer outside +/-``MAX_SAFE_INTEGER``, or a lone UTF-16
-            surrogate in a string.
+            values or ``max_keys`` distinct object keys, a duplicate key in an object,
+            ``NaN``/``Infinity``, a number that overflows a float, an integer outside
+            +/-``MAX_SAFE_INTEGER``, or a lone UTF-16 surrogate in a string.
     """
     if isinstance(data, str):
         try:
@@ -158,6 +184,7 @@ def loads(
         raise JSONInputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     bare = _without_strings(data)
     _check_shape(bare, max_depth, max_containers, max_items)
+    _check_keys(data, max_keys)
     risky = _risky_numbers(bare)
     parse_int: Callable[[str], Any] | None = _integer if risky else None
     parse_float: Callable[[str], Any] | None = _float if risky else None

@@ -9,15 +9,16 @@ Tables (and the PostgreSQL schema) are created on first use.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
@@ -30,14 +31,21 @@ from domain.aggregate import (
     GameSeed,
     GameSignatures,
     annotations_stream_id,
+    check_game_id,
+    legacy_annotations_stream_id,
+    legacy_seed_stream_id,
+    legacy_signatures_stream_id,
     seed_stream_id,
     signatures_stream_id,
 )
 from domain.annotations import (
+    EVERYONE,
     MAX_ANNOTATIONS,
+    UMPIRE,
     Annotation,
     Withdrawal,
     check_bindings,
+    default_visibility,
     new_annotation,
     now,
 )
@@ -79,6 +87,9 @@ SNAPSHOT_INTERVAL = 50  # measured: 7 ms an order on a 43-unit game (200: 17 ms)
 MAX_ATTEMPTS = 50
 
 StoredBody = tuple[str, dict[str, Any]]
+#: What applying a stored event of the wrong kind to an aggregate raises.
+_BAD_ROWS = (AttributeError, TypeError, KeyError, ValueError)
+Beside = TypeVar("Beside", bound=Any)
 
 
 def _timestamp(body: dict[str, Any]) -> datetime:
@@ -132,6 +143,33 @@ def store_location(explicit: str | None = None) -> str:
     return explicit or os.environ.get(STORE_ENV) or str(default_store_path())
 
 
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _sqlite_path(location: str) -> Path:
+    """An SQLite store's file, checked before SQLite opens it: a directory, a FIFO (which
+    could block), a device (``/dev/zero``) or a socket is not a store (issue 23 item 10);
+    a regular file that is not an SQLite database is refused by SQLite itself.
+
+    Raises:
+        StoreError: the path exists and is not a regular file (symlinks followed), or its
+            directory cannot be made.
+    """
+    path = Path(location).expanduser()
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path  # a new store: created on first use
+    except OSError as exc:
+        raise StoreError(f"cannot open store {location}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise StoreError(f"cannot open store {location}: {kind} (a store is an SQLite file)")
+    return path
+
+
 class _FactRows:
     """The facts of stored rows, one at a time, counting them and keeping the last row."""
 
@@ -169,7 +207,14 @@ class RegistryMapper(Mapper[UUID]):
                 f"Wake's ({', '.join(sorted(STORED_TOPICS))}); it was not loaded and nothing it "
                 "names was imported"
             )
-        return super().to_domain_event(stored_event)
+        try:
+            return super().to_domain_event(stored_event)
+        except _BAD_ROWS as exc:  # a Wake topic that is no event, or not this row's (#13)
+            raise StoreError(
+                f"a stored row of stream {stored_event.originator_id} (version "
+                f"{stored_event.originator_version}) does not decode as {topic!r} "
+                f"({type(exc).__name__}): the store was altered outside Wake"
+            ) from None
 
 
 def _checked_signatures(
@@ -237,7 +282,7 @@ class GameStore(Application[UUID]):
             if loc == MEMORY:  # one process's private store: no file, nothing to share
                 lock = nullcontext()
             else:
-                path = Path(loc).expanduser()
+                path = _sqlite_path(loc)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 env["SQLITE_DBNAME"] = str(path)
                 lock = sqlite_setup_lock(path)
@@ -247,12 +292,76 @@ class GameStore(Application[UUID]):
         except StoreError:
             raise
         except Exception as exc:  # the library raises various errors for a bad location
-            raise StoreError(f"cannot open store {redact_url(loc)}: {exc}") from exc
+            raise StoreError(f"cannot open store {redact_url(loc)}: {_one_line(exc)}") from None
 
     def construct_mapper(self) -> Mapper[UUID]:
         """Rows are decoded by topic from Wake's allow-list only (``RegistryMapper``)."""
         return self.factory.mapper(
             transcoder=self.construct_transcoder(), mapper_class=RegistryMapper
+        )
+
+    # --- the streams kept beside games (issue 23 item 1) ----------------------------------------
+
+    def beside(self, cls: type[Beside], current: UUID, legacy: UUID, owner: str) -> Beside | None:
+        """The aggregate of kind ``cls`` kept beside games at ``current`` (or, when that stream
+        is empty, at ``legacy``, where stores written before issue 23 kept it), None if there
+        is none. ``owner`` (the game or line it belongs to) names it in errors and, for kinds
+        that record it, must be the one the stream holds.
+
+        A legacy stream holding anything else is passed over: under the old ids a game could
+        have been imported with the id of another game's stream; it is that game's, not this.
+
+        Raises:
+            StoreError: the stream at ``current`` holds another kind of aggregate, or another
+                game's (the store was altered outside Wake).
+        """
+        found = self._beside_at(cls, current, owner)
+        if found is not None:
+            return found
+        try:
+            return self._beside_at(cls, legacy, owner)
+        except StoreError:
+            return None
+
+    def _beside_at(self, cls: type[Beside], uid: UUID, owner: str) -> Beside | None:
+        first = self.recorder.select_events(uid, lte=1)
+        if not first:
+            return None
+        topic = first[0].topic
+        kind = cast(str, getattr(cls, "TOPIC", cls.__name__))
+        if STORED_TOPICS.get(topic) is not getattr(cls, "Created", None):
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) holds {topic[:60]!r} rows, not a "
+                f"{kind}: it was not read (the store was altered outside Wake)"
+            )
+        try:
+            found: Any = self.repository.get(uid)
+        except _BAD_ROWS as exc:  # a later row relabelled to another kind's event
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) does not read ({type(exc).__name__}): "
+                "the store was altered outside Wake"
+            ) from None
+        # a scribe table names its line by ``origin``; annotations and analyses their game
+        field = "origin" if hasattr(found, "origin") else "game_id"
+        held = getattr(found, field, owner)
+        if not isinstance(found, cls) or held != owner:
+            raise StoreError(
+                f"the {kind} stream of {owner} ({uid}) holds that of {str(held)[:60]!r}: it "
+                "was not read (the store was altered outside Wake)"
+            )
+        return found
+
+    def _signatures(self, game_id: str) -> GameSignatures | None:
+        return self.beside(
+            GameSignatures,
+            signatures_stream_id(game_id),
+            legacy_signatures_stream_id(game_id),
+            game_id,
+        )
+
+    def _seed_stream(self, game_id: str) -> GameSeed | None:
+        return self.beside(
+            GameSeed, seed_stream_id(game_id), legacy_seed_stream_id(game_id), game_id
         )
 
     # --- writing -----------------------------------------------------------------------------
@@ -295,7 +404,8 @@ class GameStore(Application[UUID]):
         facts = list(facts)
         Session(header, facts)  # full check in memory: digests, sequence, topics, payloads
         check_prefix(header, facts)  # a variation continues the prefix its header names
-        check_bindings(annotations, [header.genesis_digest(), *(f.digest for f in facts)])
+        chain = [header.genesis_digest(), *(f.digest for f in facts)]
+        check_bindings(annotations, chain, [side.id for side in header.sides])
         game = Game.start(header)
         game.record(facts)
         seed = self._seed(header, secret, seed_revealed) if secret is not None else None
@@ -315,9 +425,8 @@ class GameStore(Application[UUID]):
 
     def signatures(self, game_id: str) -> list[Signature]:
         """The signatures kept with a stored game (checked when they were added)."""
-        try:
-            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
-        except AggregateNotFoundError:
+        held = self._signatures(game_id)
+        if held is None:
             return []
         return [Signature.model_validate(body) for body in held.signatures]
 
@@ -332,10 +441,7 @@ class GameStore(Application[UUID]):
             StoreError: more than ``MAX_SIGNATURES`` in all.
         """
         header, facts = self.facts(game_id)
-        try:
-            held = cast(GameSignatures, self.repository.get(signatures_stream_id(game_id)))
-        except AggregateNotFoundError:
-            held = GameSignatures.start(game_id)
+        held = self._signatures(game_id) or GameSignatures.start(game_id)
         have = [Signature.model_validate(body) for body in held.signatures]
         added = _checked_signatures(header, facts, signatures, have)
         for signature in added:
@@ -358,6 +464,7 @@ class GameStore(Application[UUID]):
         return seed
 
     def _save_new(self, game: Game, game_id: str, *beside: Any) -> None:
+        check_game_id(game_id)
         try:
             self.save(game, *(aggregate for aggregate in beside if aggregate is not None))
         except IntegrityError as exc:
@@ -366,9 +473,8 @@ class GameStore(Application[UUID]):
     def secret_seed(self, game_id: str) -> tuple[SeedSecret, bool] | None:
         """The secret seed of a committed-seed game and whether it is revealed (None if the
         game's header carries its seed in clear, or the store does not hold it)."""
-        try:
-            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
-        except AggregateNotFoundError:
+        seed = self._seed_stream(game_id)
+        if seed is None:
             return None
         return SeedSecret(seed=seed.seed, salt=seed.salt), seed.revealed
 
@@ -382,10 +488,9 @@ class GameStore(Application[UUID]):
         header, _ = self.facts(game_id)
         if header.dice.commitment is None:
             raise StoreError(f"game {game_id} has no sealed seed (dice: {header.dice.mode})")
-        try:
-            seed = cast(GameSeed, self.repository.get(seed_stream_id(game_id)))
-        except AggregateNotFoundError:
-            raise StoreError(f"this store does not hold the seed of game {game_id}") from None
+        seed = self._seed_stream(game_id)
+        if seed is None:
+            raise StoreError(f"this store does not hold the seed of game {game_id}")
         seed.reveal()
         self.save(seed)
         return SeedSecret(seed=seed.seed, salt=seed.salt)
@@ -507,9 +612,9 @@ class GameStore(Application[UUID]):
 
     def _uid(self, game_id: str) -> UUID:
         try:
-            return UUID(game_id)
-        except ValueError as exc:
-            raise GameNotFound(f"{game_id!r} is not a game id") from exc
+            return check_game_id(game_id)
+        except StoreError as exc:
+            raise GameNotFound(exc.message) from None
 
     def _not_found(self, game_id: str) -> GameNotFound:
         return GameNotFound(f"no game {game_id} in store {redact_url(self.location)}")
@@ -553,7 +658,14 @@ class GameStore(Application[UUID]):
         game: Game | None = None
         if from_snapshot and self.snapshots is not None:
             for snapshot in self.snapshots.get(uid, desc=True, limit=1, lte=version):
-                game = cast(Game.Snapshot, snapshot).mutate(None)
+                if not isinstance(snapshot, Game.Snapshot):  # a row relabelled (issue 23 #13)
+                    raise StoreError(
+                        f"the snapshot of game {game_id} at version "
+                        f"{snapshot.originator_version} is stored as a "
+                        f"{type(snapshot).__qualname__}, not a game snapshot; it was not "
+                        "loaded (the store was altered outside Wake)"
+                    )
+                game = snapshot.mutate(None)
         rows = self._stored(uid, gt=game.version if game is not None else 0, lte=version)
         if game is None:
             topic, body = next(rows, ("", {}))
@@ -676,10 +788,12 @@ class GameStore(Application[UUID]):
     # --- annotations (issue 14): a stream beside the game, never part of its chain -----------
 
     def _annotations(self, game_id: str) -> GameAnnotations | None:
-        try:
-            return cast(GameAnnotations, self.repository.get(annotations_stream_id(game_id)))
-        except AggregateNotFoundError:
-            return None
+        return self.beside(
+            GameAnnotations,
+            annotations_stream_id(game_id),
+            legacy_annotations_stream_id(game_id),
+            game_id,
+        )
 
     def annotation_history(self, game_id: str) -> list[tuple[Annotation, Withdrawal | None]]:
         """Every annotation written on the game, in order, each with its withdrawal (or None).
@@ -722,17 +836,29 @@ class GameStore(Application[UUID]):
         text: str,
         *,
         time: str | None = None,
+        visible_to: str | None = None,
     ) -> Annotation:
         """Write an annotation on event ``event`` of the game (0: the game as a whole), bound to
-        the game's chain digest after that event. The game's own events are not touched.
+        the game's chain digest after that event, visible to ``visible_to`` (``"all"``,
+        ``"umpire"`` or a side's id; None: ``default_visibility`` of the game, written out).
+        The game's own events are not touched.
 
         Raises:
             GameNotFound: no such game.
             NoSuchEvent: the game has no such event.
-            AnnotationError: an unknown kind, bad author or text, or the game's limit reached.
+            AnnotationError: an unknown kind, bad author or text, a visibility that is not
+                everyone, the umpire or one of the game's sides, or the game's limit reached.
             StoreError: still conflicting after ``MAX_ATTEMPTS`` attempts.
         """
-        length = self.state(game_id).seq
+        state = self.state(game_id)
+        length = state.seq
+        sides = [side.id for side in state.header.sides]
+        visible = visible_to or default_visibility(bool(state.ruleset.meta.hidden_information))
+        if visible not in (EVERYONE, UMPIRE, *sides):
+            raise AnnotationError(
+                f"annotation refused: --visible-to {visible[:40]!r} is not {EVERYONE!r}, "
+                f"{UMPIRE!r} or one of the game's sides ({', '.join(sides)})"
+            )
         if not 0 <= event <= length:
             raise NoSuchEvent(
                 f"game {game_id} has events 1..{length} (0 = the game as a whole), not {event}"
@@ -754,6 +880,7 @@ class GameStore(Application[UUID]):
                 author=author,
                 text=text,
                 time=time,
+                visible_to=visible,
             )
             notes.add(note.model_dump(mode="json"))
             try:

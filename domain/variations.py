@@ -16,13 +16,14 @@ from pathlib import Path
 from domain.engine import Fact
 from domain.errors import GameNotFound, StoreError
 from domain.header import GameHeader
+from domain.importing import import_record
 from domain.lineage import (
     LineageReport,
     check_against_parent,
     check_prefix,
     fork,
 )
-from domain.record import read_record_file, verify_record
+from domain.record import read_record_file
 from domain.rerun import RerunReport
 from domain.store import GameStore
 
@@ -50,14 +51,7 @@ def stored_game(store: GameStore, game: str) -> str:
     try:
         stored = store.header(game_id)
     except GameNotFound:
-        verify_record(record)
-        store.import_game(
-            record.header,
-            record.events,
-            record.seed_reveal,
-            record.signatures or (),
-            annotations=record.annotations or (),
-        )
+        import_record(store, record)  # the one verified import path, as `wake import`
         return game_id
     if stored.genesis_digest() != record.chain.genesis:
         raise StoreError(

@@ -19,6 +19,9 @@ from tests.pg import pg_schema
 #: The instant every order of the test suite is stamped with (2026-11-25T00:00:00Z).
 FIXED_EPOCH = "1795564800"
 os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
+#: No test reads the user's own trusted keys (issue 23 item 7): an empty keyring unless a test
+#: gives its own (``--keyring``, or ``WAKE_KEYRING`` set by the test).
+os.environ["WAKE_KEYRING"] = str(Path(__file__).resolve().parent / "no-such-keyring.json")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

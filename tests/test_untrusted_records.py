@@ -159,7 +159,7 @@ def test_a_surrogate_pair_is_text() -> None:
 
 def test_unknown_option_in_a_header() -> None:
     text = forged(lambda b: b["header"]["options"].update(bogus=1))
-    refused(text, r"header does not describe a game morze can start: bogus: Extra inputs")
+    refused(text, r"the header.s options: invalid Morze options: bogus: Extra inputs")
 
 
 def test_invalid_scenario_in_a_header() -> None:

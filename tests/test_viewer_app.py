@@ -248,8 +248,8 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
 ) -> None:
     """IO-3.2 (sealed order cards) in the generic viewer: at the event that seals the Union's
     cards, the umpire's explain panel and move list give each card's order from its later
-    reveal (IO-3.3.1 A), marked as not yet revealed at this moment; viewed as either side
-    (the one that sealed them too) neither shows it."""
+    reveal (IO-3.3.1 A), marked as not yet revealed at this moment; viewed as the other side
+    nothing of it shows, and the side that sealed them reads its own cards (issue 21 item 3)."""
     rec = read_record_file(FIXTURES / "games/iron_oak/hampton_roads-magazine.wake.json")
     sealed = next(f for f in rec.events if f.topic == "iron_oak.OrdersAssigned/1")
     ship = next(iter(sealed.payload["seals"]))
@@ -271,12 +271,18 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
     line = _payload(at)["events"][sealed.seq - 1][3]
     assert names.text(f"{ship} order card (turn 1) = {reveal.payload['order']}") in line
     assert "not yet revealed at this moment" in line
+    issued = [f for f in rec.events[: sealed.seq] if f.topic == "wake.CommandIssued/1"]
+    owner = issued[-1].payload["side"]  # the order behind the sealing event
     for side in ("CSA", "USA"):
         at.radio(key="view_as").set_value(side).run()
         assert not at.exception
         assert not any("sealed at event" in t.value for t in at.text)
-        assert not any("Sealed choices" in c.value for c in at.caption)
-        assert " — umpire" not in _payload(at)["events"][sealed.seq - 1][3]
+        assert not any("Sealed choices (umpire only" in c.value for c in at.caption)
+        line = _payload(at)["events"][sealed.seq - 1][3]
+        assert " — umpire" not in line
+        own = f"{ship} order card (turn 1) = {reveal.payload['order']}"
+        assert (own in line) == (side == owner), (side, owner, line)
+        assert any("your sealed choice" in t.value for t in at.text) == (side == owner)
 
 
 SHIPS_4P = "00000000-0000-4000-8000-000000000303"

@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from streamlit.testing.v1 import AppTest
 
 from domain.record import read_record
 from domain.record.signing import sign
 from domain.record.writer import dumps
 from domain.store import GameStore
+from tests.cli_helpers import wake
 from tests.forge import RIVER_PLATE_RECORD, forged, load
 from viewer.loading import check_game, from_bytes, from_store
 
@@ -103,16 +105,34 @@ def test_the_viewer_warns_about_a_forged_rechained_record(
 def test_the_viewer_shows_who_signed_and_whether_it_holds(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """Issue 23 item 7: a key not in the user's keyring is "an unknown key claiming to be";
+    a trusted one is named; an invalid signature is never under a green banner."""
     signed = tmp_path / "signed.wake.json"
     signed.write_text(_signed(RIVER_PLATE_RECORD.read_text("utf-8")), "utf-8")
     at = _open(signed, monkeypatch, tmp_path)
+    assert len(at.success) == 1  # verified; the key is nobody the user trusts
+    [warning] = _plain([w.value for w in at.warning])
+    assert warning.startswith("Signed by an unknown key claiming to be Ann *Umpire* (umpire)")
+    assert warning.endswith(": valid signature, key not trusted")
+
+    public = tmp_path / "ann.pub"
+    public.write_bytes(
+        KEY.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
+    )
+    keyring = tmp_path / "keyring.json"
+    assert wake("trust", "add", str(public), "--name", "Ann", "--keyring", str(keyring))[0] == 0
+    monkeypatch.setenv("WAKE_KEYRING", str(keyring))
+    at = _open(signed, monkeypatch, tmp_path)
     lines = [s.value for s in at.success]
     assert len(lines) == 2 and not at.warning
-    assert lines[1].startswith(r"Signed by Ann \*Umpire\* \(umpire\), key SHA256")  # escaped
+    assert lines[1].startswith(r"Signed by Ann \*Umpire\* \(umpire\), trusted key 'Ann'")
     assert lines[1].endswith(": valid")
 
     fake = tmp_path / "resigned.wake.json"
     fake.write_text(forged(_retitle, path=signed), "utf-8")
     at = _open(fake, monkeypatch, tmp_path)
+    assert not at.success  # re-runs, but its signature does not: no green banner at all
     [warning] = _plain([w.value for w in at.warning])
-    assert warning.startswith("Signed by Ann *Umpire* (umpire)") and "INVALID" in warning
+    assert warning.startswith("Verified: every order") and "signature does NOT hold" in warning
+    [error] = _plain([e.value for e in at.error])
+    assert error.startswith("Signed by Ann *Umpire* (umpire)") and "INVALID" in error

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import streamlit as st
 from domain.analysis import stored as stored_analysis
 from domain.analysis.model import Analysis, AnalysisSpec, Estimate
 from domain.analysis.run import plan
-from domain.annotations import Annotation
+from domain.annotations import Annotation, shown_to
 from domain.engine import decode
 from domain.errors import WakeError
 from domain.explain import (
@@ -33,9 +34,12 @@ from domain.explain import (
     percent,
     roll_lines,
 )
+from domain.importing import import_record
 from domain.links import links_of
 from domain.read_model import redact_view, sides_label
-from domain.record import write_record
+from domain.record import build_record, write_record
+from domain.record.keyring import Keyring, keyring_path, load_keyring
+from domain.record.signing import sides_signed
 from domain.scribe.table import Access, current_game
 from domain.store import GameStore, store_location
 from viewer import annotations as notes_ui
@@ -61,6 +65,7 @@ from viewer.loading import (
     list_games,
 )
 from viewer.rounds import round_summary
+from viewer.ruler import ruler_panel
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import page as scribe_page
 from viewer.scrubber import Encoded, as_position, build_payload, encode, scrubber
@@ -120,13 +125,8 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     if sb.button("Keep it in the store", key="keep_game"):
         try:
             kept = [check.signature for check in game.signatures if check.valid]
-            GameStore(store).import_game(
-                game.header,
-                game.facts,
-                game.seed_reveal,
-                signatures=kept,
-                annotations=game.annotations,
-            )
+            record = build_record(game.header, game.facts, game.seed_reveal, kept, game.annotations)
+            import_record(GameStore(store), record)  # verified first, as `wake import`
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
             return
@@ -410,7 +410,7 @@ def _view_as(sides: list[str], tl: Timeline) -> str | None:
         "View as",
         [UMPIRE, *sides],
         key="view_as",
-        format_func=lambda side: side if side == UMPIRE else _md(side),  # options are Markdown
+        format_func=lambda side: side if side == UMPIRE else _md(tl.side_names.get(side, side)),
         help="Hidden information is sealed for a side until revealed.",
     )
     if not tl.ruleset.meta.hidden_information:
@@ -500,9 +500,13 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         if ex.command.notes:  # what the order's cards do (plain text from data files)
             cards = "\n".join(ex.command.notes)
             st.text(cards, help=tip(cards))
-    seals = tl.sealed_lines(event, viewer)  # the umpire only: what the seals turn out to hold
-    if seals:
-        st.caption("Sealed choices (umpire only: a side learns each one at its reveal)")
+    seals = tl.sealed_lines(event, viewer)  # what the seals turn out to hold: all for the
+    if seals:  # umpire, a side's own only for that side (issue 21 item 3)
+        st.caption(
+            "Sealed choices (umpire only: a side learns each one at its reveal)"
+            if viewer is None
+            else "Your own sealed choices (the other sides learn them at their reveal)"
+        )
         st.text("\n".join(seals))  # plain text: labels and contents come from the record
     if ex.chance is not None:
         note = f" — {ex.chance_note}" if ex.chance_note else ""
@@ -625,19 +629,43 @@ def _exports(tl: Timeline, game: LoadedGame, event: int, viewer: str | None) -> 
         st.download_button("Download PNG", png[1], file_name=name, mime="image/png")
 
 
-def _trust_status(trust: Trust) -> None:
-    """Under the title: whether the game re-runs, and who signed it (a warning when either
-    fails: a forged record is never shown as genuine)."""
-    if trust.verified:
-        st.success(_md(trust.summary[0].upper() + trust.summary[1:]), icon="✅")
+@st.cache_data(ttl=5, show_spinner=False)
+def _keyring(path: str) -> tuple[Keyring, str]:
+    """The user's trusted keys at ``path`` (``wake trust``), and a problem reading them ("" if
+    none); read again at most every 5 seconds."""
+    try:
+        return load_keyring(Path(path)), ""
+    except WakeError as exc:
+        return Keyring(Path(path)), exc.message
+
+
+def _trust_status(trust: Trust, sides: Sequence[str]) -> None:
+    """Under the title: whether the game re-runs, and who signed it (issue 23 item 7: whose
+    key, from the user's keyring). Green only for a game that re-runs and whose signatures
+    all hold: an invalid signature is never under a green banner, and a valid signature by a
+    key the user does not trust reads "an unknown key claiming to be ..."."""
+    ring, problem = _keyring(str(keyring_path()))
+    summary = trust.summary[0].upper() + trust.summary[1:]
+    if trust.genuine:
+        st.success(_md(summary), icon="✅")
+    elif trust.verified:  # re-runs, but a signature it carries does not hold
+        st.warning(_md(f"{summary}, but a signature does NOT hold (below)"), icon="⚠️")
     else:
         st.warning(_md(trust.summary), icon="⚠️")
+    if problem:
+        st.warning(_md(f"Trusted keys not read: {problem}"), icon="⚠️")
     for check in trust.signatures:
-        line = _md(check.describe()[0].upper() + check.describe()[1:])
-        if check.valid:
-            st.success(line, icon="🔏")
+        text = check.describe(ring)
+        line = _md(text[0].upper() + text[1:])
+        if not check.valid:
+            st.error(line, icon="⚠️")
+        elif check.trusted_as(ring) is None:
+            st.warning(line, icon="❔")
         else:
-            st.warning(line, icon="⚠️")
+            st.success(line, icon="🔏")
+    both = sides_signed(sides, trust.signatures, ring)
+    if both is not None and trust.genuine:
+        st.info(_md(both[0].upper() + both[1:]), icon="🤝")
 
 
 def main() -> None:
@@ -672,7 +700,10 @@ def main() -> None:
         f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
         f"source: {_md(game.source)}"
     )
-    _trust_status(_trust(key, game))
+    _trust_status(_trust(key, game), [side.id for side in game.header.sides])
+    # issue 23 item 3: a side sees only the annotations visible to it, everywhere on the page
+    hidden = bool(tl.ruleset.meta.hidden_information)
+    game = replace(game, annotations=tuple(shown_to(game.annotations, viewer, hidden)))
     board_col, explain_col = st.columns([3, 2])
     with board_col:
         analysis = _game_analysis(key, game, args.store)
@@ -681,6 +712,8 @@ def main() -> None:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)
         _analysis_notes(key, tl, viewer, analysis, event)
+    with explain_col:
+        ruler_panel(tl, event, viewer)  # issue 21 item 14
     if event >= 1:
         summary = round_summary(tl, event, viewer)
         with explain_col.expander(f"This round ({summary.turn})"):

@@ -22,7 +22,14 @@ from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.explain import event_text
 from domain.header import GameHeader
 from domain.read_model import GameView
-from domain.reveals import Opened, SealedIndex, SealedItem, match_sealed, umpire_note
+from domain.reveals import (
+    Opened,
+    SealedIndex,
+    SealedItem,
+    match_sealed,
+    own_note,
+    umpire_note,
+)
 from domain.words import Names, unit_labels
 
 CHECKPOINT_EVERY = 100
@@ -234,6 +241,11 @@ class Timeline:
         # sealed choices and their reveals, for the umpire only (``Ruleset.sealed_items``)
         self.sealed: SealedIndex = match_sealed(sealed)
         self._order_seals: dict[int, list[int]] = {}  # order index -> its committing events
+        self._order_at: dict[int, int] = {  # order index -> its CommandIssued event
+            i.command: i.seq
+            for i in self.events
+            if i.command is not None and self.facts[i.seq - 1].topic == CommandIssued.TOPIC
+        }
         for seq in self.sealed.commits:
             command = self.events[seq - 1].command
             if command is not None:
@@ -365,15 +377,31 @@ class Timeline:
         if not self.ruleset.meta.hidden_information:
             return info.text
         line = self._line(self.ruleset.redact(self.decoded[seq - 1], viewer))
-        return self.names_at(seq, viewer).text(line)
+        return self.names_at(seq, viewer).text(line + own_note(self._own(seq, viewer), seq))
+
+    def _own(self, seq: int, viewer: str) -> list[Opened]:
+        """The choices sealed at event ``seq`` by ``viewer``'s own orders (with their content
+        from the later reveal): the side knew them when it made them."""
+        return [e for e in self.sealed.committed_at(seq) if self._sealed_by(e.seq) == viewer]
+
+    def _sealed_by(self, seq: int) -> str | None:
+        command = self.events[seq - 1].command
+        if command is None:
+            return None
+        issued = self.decoded[self._order_at[command] - 1]
+        return issued.side if isinstance(issued, CommandIssued) else None
 
     def sealed_lines(self, seq: int, viewer: str | None) -> list[str]:
         """For the umpire's explanation of event ``seq``: each choice sealed by the order
         behind it (its commitment and the content of the later reveal, and whether it is still
         sealed at this moment), and each commitment the event opens. Nothing for a side."""
         info = self.info(seq)
-        if viewer is not None or info is None:
+        if info is None:
             return []
+        if viewer is not None:  # a side: only what its own orders sealed (issue 21 item 3)
+            made = self._order_seals.get(info.command, []) if info.command is not None else []
+            own = [e for s in made or [seq] for e in self._own(s, viewer) if e.text is not None]
+            return [f"your sealed choice at event {e.seq}: {e.label} = {e.text}" for e in own]
         made = self._order_seals.get(info.command, []) if info.command is not None else []
         entries: list[Opened] = [e for s in made or [seq] for e in self.sealed.committed_at(s)]
         lines = [f"sealed at event {e.seq}: {e.line(seq)}" for e in entries]

@@ -38,11 +38,11 @@ from domain.analysis.model import (
     read_model,
 )
 from domain.analysis.run import plan, recheck
-from domain.cli.analyse import RECHECK_SAMPLE
 from domain.distributed import InProcess
 from domain.engine import Fact
 from domain.events import DiceRolled
 from domain.header import GameHeader
+from domain.importing import RECHECK_SAMPLE
 from domain.store import GameStore
 from viewer.loading import LoadedGame
 from viewer.scrubber.payload import build_payload

@@ -9,11 +9,7 @@ longer read. The game's own events and digests are never touched.
 
 from __future__ import annotations
 
-from typing import cast
-
-from eventsourcing.application import AggregateNotFoundError
-
-from domain.aggregate import GameAnalysis, analysis_stream_id
+from domain.aggregate import GameAnalysis, analysis_stream_id, legacy_analysis_stream_id
 from domain.analysis.model import Analysis, AnalysisSpec, Estimate
 from domain.analysis.run import plan
 from domain.errors import StoreError, validation_summary
@@ -21,10 +17,9 @@ from domain.store import GameStore
 
 
 def _stream(store: GameStore, game_id: str) -> GameAnalysis | None:
-    try:
-        return cast(GameAnalysis, store.repository.get(analysis_stream_id(game_id)))
-    except AggregateNotFoundError:
-        return None
+    return store.beside(
+        GameAnalysis, analysis_stream_id(game_id), legacy_analysis_stream_id(game_id), game_id
+    )
 
 
 def stored_spec(store: GameStore, game_id: str) -> tuple[AnalysisSpec | None, list[Estimate]]:

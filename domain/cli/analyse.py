@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from domain.analysis.points import EVERY, default_every
 from domain.cli import render
 from domain.cli.common import fail as bad_input
-from domain.errors import InvalidCommand, RecordError, WakeError
+from domain.errors import InvalidCommand, WakeError
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
 SchedulerOpt = Annotated[
@@ -140,26 +140,6 @@ def analyse_command(
             con.print(f"event {note.event}: {note.text}", markup=False)
     elapsed = time.monotonic() - started
     typer.echo(f"stored with game {game} ({elapsed:.1f} s)")
-
-
-RECHECK_SAMPLE = 2
-"""Estimates an import re-runs from a record's analysis section."""
-
-
-def check_imported_analysis(record: Any) -> None:
-    """Re-run a sample of a record's analysis (in this process) before it is imported.
-
-    Raises:
-        RecordError: the analysis does not fit the game or does not re-run (forged or stale).
-    """
-    from domain.analysis.run import recheck
-    from domain.distributed import InProcess
-
-    if record.analysis is None:
-        return
-    problem = recheck(record.header, record.events, record.analysis, RECHECK_SAMPLE, InProcess())
-    if problem is not None:
-        raise RecordError(f"the record's analysis section is refused: {problem}")
 
 
 def exported_analysis(st: Any, target: Any) -> Any:

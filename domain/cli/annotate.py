@@ -20,9 +20,18 @@ from typing import Annotated
 
 import typer
 
-from domain.annotations import KINDS, Annotation, Withdrawal, check_kind, select
+from domain.annotations import (
+    EVERYONE,
+    KINDS,
+    Annotation,
+    Withdrawal,
+    check_kind,
+    select,
+    shown_for,
+)
 from domain.cli.common import fail
-from domain.errors import NoSuchEvent, WakeError
+from domain.errors import InvalidCommand, NoSuchEvent, WakeError
+from domain.header import GameHeader
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="SQLite file (or WAKE_STORE)")]
 _KIND_HELP = "one of " + ", ".join(KINDS)
@@ -40,6 +49,15 @@ def annotate_command(
     author: Annotated[str, typer.Option(help="who writes it (a name)")],
     kind: Annotated[str, typer.Option(help=_KIND_HELP)],
     text: Annotated[str, typer.Option(help="plain text (line feeds allowed, at most 4000 chars)")],
+    visible_to: Annotated[
+        str | None,
+        typer.Option(
+            "--visible-to",
+            metavar="SIDE|umpire|all",
+            help="who may see it: a side (and the umpire), the umpire alone, or everyone "
+            "(default: the umpire alone in a game with hidden information, else everyone)",
+        ),
+    ] = None,
     store: StoreOpt = None,
 ) -> None:
     """Annotate an event of a stored game (or the game as a whole, event 0): a ruling, a note,
@@ -53,16 +71,22 @@ def annotate_command(
         check_kind(kind)
         st = GameStore(store)
         game_id = stored_game(st, game)
-        note = st.annotate(game_id, event, kind, author, text)
+        note = st.annotate(game_id, event, kind, author, text, visible_to=visible_to)
     except WakeError as exc:
         fail(exc)
-    typer.echo(f"annotation #{note.number} on {note.target} of game {game_id} ({note.kind})")
+    typer.echo(
+        f"annotation #{note.number} on {note.target} of game {game_id} ({note.kind}, visible "
+        f"to {note.visible_to})"
+    )
 
 
 def _print(note: Annotation, gone: Withdrawal | None) -> None:
     withdrawn = f" (withdrawn {gone.time})" if gone is not None else ""
+    # who may see it, when not everyone (issue 23 item 3)
+    seen = f"  visible to {note.visible_to}" if note.visible_to not in (None, EVERYONE) else ""
     typer.echo(
         f"#{note.number}  {note.target}  {note.kind}  by {note.author}  {note.time}{withdrawn}"
+        f"{seen}"
     )
     for line in note.text.split("\n"):
         typer.echo(f"    {line}")
@@ -79,15 +103,25 @@ def annotations_command(
     kind: Annotated[list[str] | None, typer.Option(help=f"only this kind ({_KIND_HELP})")] = None,
     author: Annotated[list[str] | None, typer.Option(help="only by this author")] = None,
     withdrawn: Annotated[bool, typer.Option(help="also list withdrawn annotations")] = False,
+    as_side: Annotated[
+        str | None,
+        typer.Option("--as", metavar="SIDE", help="only what this side may see (issue 23)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="as JSON (a list)")] = False,
     store: StoreOpt = None,
 ) -> None:
     """List a game's annotations, oldest first (filters combine; --kind and --author may be
-    repeated). A record file carries its standing annotations only (none withdrawn)."""
+    repeated). A record file carries its standing annotations only (none withdrawn). With
+    ``--as SIDE``, only those visible to that side (the umpire sees them all)."""
     try:
         for one in kind or []:
             check_kind(one)
-        length, history = _history(game, store)
+        header, length, history = _history(game, store)
+        if as_side is not None:
+            if as_side not in {side.id for side in header.sides}:
+                raise InvalidCommand(f"--as: this game has no side {as_side[:40]!r}")
+            seen = {n.number for n in shown_for([n for n, _ in history], header, as_side)}
+            history = [(n, w) for n, w in history if n.number in seen]
         if event is not None and not 0 <= event <= length:
             raise NoSuchEvent(
                 f"game {game} has events 1..{length} (0 = the game as a whole), not {event}"
@@ -119,8 +153,8 @@ def annotations_command(
 
 def _history(
     game: str, store: str | None
-) -> tuple[int, list[tuple[Annotation, Withdrawal | None]]]:
-    """A game's length and its annotations with their withdrawals: a record file's (read and
+) -> tuple[GameHeader, int, list[tuple[Annotation, Withdrawal | None]]]:
+    """A game's header, length and its annotations with their withdrawals: a record file's (read and
     checked; none withdrawn), or a stored game's.
 
     Raises:
@@ -133,10 +167,13 @@ def _history(
 
     if is_record_path(game):
         record = read_record_file(Path(game))
-        return len(record.events), [(note, None) for note in record.annotations or ()]
+        notes: list[tuple[Annotation, Withdrawal | None]] = [
+            (note, None) for note in record.annotations or ()
+        ]
+        return record.header, len(record.events), notes
     st = GameStore(store)
-    length = st.state(game).seq  # an unknown game is refused here
-    return length, st.annotation_history(game)
+    state = st.state(game)  # an unknown game is refused here
+    return state.header, state.seq, st.annotation_history(game)
 
 
 def withdraw_command(

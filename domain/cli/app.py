@@ -17,6 +17,7 @@ import typer
 
 from domain.cli import (
     demo,
+    keys,
     listing,
     play,
     reading,
@@ -28,10 +29,11 @@ from domain.cli import (
 )
 from domain.cli.analyse import analyse_command
 from domain.cli.annotate import annotate_command, annotations_command, withdraw_command
-from domain.cli.common import internal
+from domain.cli.common import fail, internal
 from domain.cli.fork import fork_command, variations_command
 from domain.cli.report import report_command
 from domain.cli.rerun import rerun_command
+from domain.errors import WakeError
 
 app = typer.Typer(
     add_completion=False,
@@ -40,6 +42,7 @@ app = typer.Typer(
 )
 
 app.command("rulesets")(listing.rulesets)
+app.add_typer(keys.trust_app, name="trust")
 app.command("start")(play.start)
 app.command("play")(play.play)
 app.command("record")(play.record)
@@ -77,6 +80,11 @@ def main() -> None:
     (bad input is exit status 2 and a message naming the problem)."""
     try:
         app()
+    except WakeError as exc:  # bad input that a command let through: still one line, exit 2
+        try:
+            fail(exc)
+        except typer.Exit:
+            sys.exit(2)
     except Exception as exc:
         if os.environ.get("WAKE_DEBUG"):
             raise

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 
 from domain.cli import render
-from domain.cli.analyse import check_imported_analysis, exported_analysis
 from domain.cli.common import StoreOpt, errors, progress_bar
 from domain.engine import apply_fact, new_game
-from domain.record import read_record_file, verify_record
+from domain.importing import import_record
+from domain.record import read_record_file
 from domain.store import GameStore, store_location
 
 REPO_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -55,16 +55,7 @@ def _load_bundled(st: GameStore, files: list[Path]) -> None:
         for path in files:
             rec = read_record_file(path, strict=True)
             if rec.header.game_id not in existing:
-                verify_record(rec)
-                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
-                st.import_game(
-                    rec.header,
-                    rec.events,
-                    rec.seed_reveal,
-                    rec.signatures or (),
-                    annotations=rec.annotations or (),
-                )
-                exported_analysis(st, rec)
+                import_record(st, rec)  # verified first, as `wake import`
             progress.advance(task)
 
 
@@ -109,8 +100,8 @@ def demo(
     if not files:
         typer.echo(f"no records under {fixtures / 'games'}", err=True)
         raise typer.Exit(2)
-    st = GameStore(store)
     with errors():
+        st = GameStore(store)
         _load_bundled(st, files)
         chosen = next((p for p in files if p.name == game), files[0])
         header = read_record_file(chosen).header

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from domain.cli import render
-from domain.cli.common import StoreOpt
+from domain.cli.common import StoreOpt, errors
 from domain.read_model import sides_label
 from domain.ruleset import get_ruleset, plugins
 from domain.store import GameStore, store_location
@@ -33,13 +33,16 @@ def rulesets() -> None:
 
 def list_(store: StoreOpt = None) -> None:
     """List stored games."""
-    st = GameStore(store)
+    with errors():  # a bad store location is bad input (issue 23 item 10)
+        st = GameStore(store)
+        ids = st.game_ids()
     table = render.Table(title=f"games in {store_location(store)}")
     table.add_column("game id", no_wrap=True, min_width=36)  # never cut, even when piped
     for col in ("ruleset", "scenario", "sides", "dice", "events", "turn", "result"):
         table.add_column(col)
-    for gid in st.game_ids():
-        s = st.summary(gid)
+    for gid in ids:
+        with errors():
+            s = st.summary(gid)
         table.add_row(
             s.game_id,
             s.ruleset,

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from domain.annotations import shown_for
 from domain.cli.common import fail
 from domain.cli.rerun import load_annotated_game
 from domain.errors import ScenarioError, WakeError
@@ -59,7 +60,7 @@ def report_command(
             event=event,
             viewer=side,
             rulings=[*report_options(parse_options(option or [])), *_data_ruling(data)],
-            annotations=tuple(notes),
+            annotations=tuple(shown_for(notes, header, side)),  # issue 23 item 3
         )
         page = build_report(header, facts, request)
         try:

@@ -4,6 +4,7 @@ own capability link."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -45,15 +46,28 @@ def serve(
         str, typer.Option(help="address to listen on: 0.0.0.0 for every device on the network")
     ] = "0.0.0.0",
     port: Annotated[int, typer.Option(help="port")] = 8501,
+    key: Annotated[
+        Path | None,
+        typer.Option(help="the server's private key (wake keygen): it signs each game it ends"),
+    ] = None,
+    signer: Annotated[str, typer.Option(help="the name the server signs as")] = "Wake server",
     store: StoreOpt = None,
 ) -> None:
     """Host the viewer and the scribe's page for a table (a club, an umpire's laptop): each
     game's sides and umpire get capability links (`wake links GAME --new`); a page without a
-    link shows only what every side has seen."""
+    link shows only what every side has seen. With ``--key``, the server signs each game
+    recorded here when it ends (role server; `wake verify` shows it)."""
+    from domain.scribe.server_key import SERVER_KEY_ENV, SERVER_SIGNER_ENV, check_server_key
     from viewer.launch import run_viewer
 
     location = store_location(store)
-    GameStore(location)  # a bad store is one line here, not a failing server
+    with errors():
+        GameStore(location)  # a bad store is one line here, not a failing server
+        if key is not None:
+            check_server_key(key)
+    if key is not None:
+        os.environ[SERVER_KEY_ENV] = str(key.resolve())
+        os.environ[SERVER_SIGNER_ENV] = signer
     typer.echo(
         f"Wake server for the table on http://{host}:{port} — make a game's links with "
         f"`wake links GAME --new --url http://THIS-MACHINE:{port}`"

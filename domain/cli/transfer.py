@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from domain.cli.analyse import check_imported_analysis, exported_analysis
+from domain.annotations import Annotation, shown_for
+from domain.cli.analyse import exported_analysis
 from domain.cli.common import StoreOpt, check_side, errors, internal, progress_bar, say
 from domain.engine import GameState, apply_fact, decode, new_game
 from domain.errors import WakeError
-from domain.record import read_record_file, verify_record, write_record
+from domain.importing import import_record
+from domain.record import read_record_file, write_record
 from domain.store import GameStore
 
 
@@ -27,8 +30,9 @@ def import_(
     """Import record files into the store; each is verified first, a bad file changes nothing.
 
     Every file is tried and reported on its own line; the exit status is 2 if any failed."""
-    st = GameStore(store)
-    existing = set(st.game_ids()) if skip_existing else set()
+    with errors():
+        st = GameStore(store)
+        existing = set(st.game_ids()) if skip_existing else set()
     failed = 0
     with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
@@ -38,16 +42,7 @@ def import_(
                 if rec.header.game_id in existing:
                     say(progress, f"{path}: already stored as {rec.header.game_id}")
                     continue
-                verify_record(rec)
-                check_imported_analysis(rec)  # issue 24: a sample re-run, before anything is kept
-                st.import_game(
-                    rec.header,
-                    rec.events,
-                    rec.seed_reveal,
-                    rec.signatures or (),
-                    annotations=rec.annotations or (),
-                )
-                exported_analysis(st, rec)
+                import_record(st, rec)  # verified first: nothing unverified is stored
                 kept = len(rec.signatures or ())
                 signed = f" with {kept} signature(s)" if kept else ""
                 say(progress, f"{path}: imported as {rec.header.game_id}{signed}")
@@ -80,8 +75,8 @@ def export(
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
     has ended, or after ``wake reveal-seed``; its standing annotations are in it too); with
     ``--as SIDE``, the events as that side may see them (other players' hands and sealed
-    choices redacted; no annotations). A redacted export cannot be verified: only the
-    umpire's record carries every fact."""
+    choices redacted; only the annotations that side may see). A redacted export cannot be
+    verified: only the umpire's record carries every fact."""
     with errors():
         st = GameStore(store)
         header, facts = st.facts(game_id)
@@ -99,15 +94,19 @@ def export(
         else:
             state = new_game(header)
             check_side(state, as_side)
-            text = _redacted_export(state, facts, as_side)
+            notes = shown_for(st.annotations(game_id), header, as_side)  # issue 23 item 3
+            text = _redacted_export(state, facts, as_side, notes)
             if output is not None:
                 output.write_text(text, "utf-8")
     if output is None:
         sys.stdout.write(text)
 
 
-def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
-    """A side's view of a game as JSON: the header and each event redacted for ``side``."""
+def _redacted_export(
+    state: GameState, facts: list[Any], side: str, notes: Sequence[Annotation]
+) -> str:
+    """A side's view of a game as JSON: the header, each event redacted for ``side`` and the
+    annotations that side may see."""
     events = []
     for fact in facts:
         event = state.ruleset.redact(decode(state, fact), side)
@@ -118,5 +117,6 @@ def _redacted_export(state: GameState, facts: list[Any], side: str) -> str:
         "note": "a side's view: not a record, it does not verify",
         "header": state.header.model_dump(mode="json"),
         "events": events,
+        "annotations": [note.model_dump(mode="json") for note in notes],
     }
     return json.dumps(body, ensure_ascii=False, indent=1) + "\n"

@@ -45,6 +45,12 @@ def sign(
     key: Annotated[Path, typer.Option(help="private key file (from wake keygen)")],
     signer: Annotated[str, typer.Option(help="who vouches for the game, e.g. a name")],
     role: Annotated[str, typer.Option(help="umpire, organiser or server")] = "umpire",
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--side", help="co-sign as this side's player (role player): see `wake verify`"
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="signed record (default: in place)")
     ] = None,
@@ -60,7 +66,7 @@ def sign(
     from domain.record.writer import dumps, write_text_atomic
 
     with errors():
-        if role not in signing.ROLES:
+        if side is None and role not in signing.ROLES:
             raise SignatureError(f"--role must be one of {', '.join(signing.ROLES)}, not {role!r}")
         private = signing.load_private_key(key)
         stored = not record_file.exists() and canonical_uuid(str(record_file))
@@ -78,14 +84,15 @@ def sign(
             rerun = ""
         except SealedSeed:  # a live game's export: the chain is checked, the dice cannot be
             rerun = " (seed sealed: the chain was checked, the dice not re-run)"
-        signed = signing.sign(rec, private, signer, role)
+        signed = signing.sign(rec, private, signer, role, side)
+        role = signing.PLAYER if side is not None else role
         if st is not None:
             st.add_signatures(rec.header.game_id, signed.signatures or ())
         else:
             write_text_atomic(dumps(signed), output or record_file)
     where = f"game {record_file}" if stored else str(output or record_file)
     typer.echo(
-        f"{where}: signed by {signer} ({role}), key "
+        f"{where}: signed by {signer} ({role}{f', side {side}' if side else ''}), key "
         f"{signing.fingerprint(private.public_key())}, head {rec.chain.head[:12]} "
         f"({rec.chain.length} events){rerun}"
     )

@@ -15,6 +15,7 @@ from domain.cli.common import StoreOpt, errors, internal, progress_bar, say
 from domain.errors import LineageError, RecordDivergence, SealedSeed, WakeError
 from domain.header import GameHeader
 from domain.record import Record, VerifyReport, build_record, read_record_file, verify_record
+from domain.record.keyring import Keyring, load_keyring
 from domain.rerun import Ruling
 from domain.store import GameStore
 from domain.user_input import designer_ruling
@@ -31,6 +32,20 @@ def verify(
         Path | None,
         typer.Option(help="public key (PEM): require its valid signature of each record's head"),
     ] = None,
+    keyring: Annotated[
+        Path | None,
+        typer.Option(
+            "--keyring",
+            help="trusted keys (`wake trust`; default $WAKE_KEYRING or "
+            "~/.config/wake/keyring.json): a signature by another key is by an unknown key",
+        ),
+    ] = None,
+    trusted: Annotated[
+        bool,
+        typer.Option(
+            "--trusted", help="require a valid signature by a trusted key of each game's head"
+        ),
+    ] = False,
     rerun: Annotated[
         bool,
         typer.Option(
@@ -102,6 +117,9 @@ def verify(
         raise typer.Exit(2)
     with errors():
         public = signing.load_public_key(key) if key is not None else None
+        ring = load_keyring(keyring)
+        if public is not None and key is not None:  # the key asked for is trusted here
+            ring = ring.with_key(signing.raw_public_key(public), f"--key {key.name}")
     checks: list[tuple[str, Callable[[Callable[[int, int], Any]], VerifyReport]]] = []
     notes: dict[str, list[str]] = {}
     for path in files or []:
@@ -117,7 +135,7 @@ def verify(
                     f"{len(rec.annotations)} annotation(s), each bound to this chain "
                     "(commentary: not covered by signatures)"
                 )
-            _check_signatures(rec, public, lines)
+            _check_signatures(rec, public, lines, ring, trusted)
             return report
 
         checks.append((str(path), check_file))
@@ -134,7 +152,8 @@ def verify(
                 lineage(*st.facts(gid), st, f"game {gid}")
                 header, facts = st.facts(gid)
                 rec = build_record(header, facts, signatures=st.signatures(gid))
-                _check_signatures(rec, public, notes.setdefault(f"game {gid}", []))
+                lines = notes.setdefault(f"game {gid}", [])
+                _check_signatures(rec, public, lines, ring, trusted)
                 return report
 
             checks.append((f"game {game_id}", check_game))
@@ -185,19 +204,33 @@ def verify(
         raise typer.Exit(2 if invalid else 1)
 
 
-def _check_signatures(rec: Record, public: Any, lines: list[str]) -> None:
-    """Note every signature of ``rec`` and whether it holds; with ``public`` (a key), require
-    its valid signature over the whole chain.
+def _check_signatures(
+    rec: Record, public: Any, lines: list[str], ring: Keyring, trusted: bool = False
+) -> None:
+    """Note every signature of ``rec``, whose key it is (the user's ``ring``: a key not in it
+    is "an unknown key claiming to be ..."), whether it holds, and whether every side
+    co-signed; with ``public`` (a key), require its valid signature over the whole chain;
+    with ``trusted``, a valid signature over it by a key in ``ring``.
 
     Raises:
-        SignatureFailure: a signature does not hold, or none by ``public`` covers the head.
+        SignatureFailure: a signature does not hold, none by ``public`` covers the head, or
+            (``trusted``) none by a trusted key does.
     """
     from domain.record import signing
 
-    for sig in signing.check_signatures(rec):
-        lines.append(sig.describe())
+    checks = signing.check_signatures(rec)
+    for sig in checks:
+        lines.append(sig.describe(ring))
         if not sig.valid:
-            raise SignatureFailure(f"{sig.describe()}")
+            raise SignatureFailure(f"{sig.describe(ring)}")
+    both = signing.sides_signed([s.id for s in rec.header.sides], checks, ring)
+    if both is not None:
+        lines.append(both)
+    if trusted and not any(c.valid and not c.beyond and c.trusted_as(ring) for c in checks):
+        raise SignatureFailure(
+            f"no valid signature by a trusted key (keyring {ring.path}) covers this game's "
+            f"chain head ({rec.chain.length} events)"
+        )
     if public is not None and signing.signed_by(rec, public) is None:
         raise SignatureFailure(
             f"no valid signature by key {signing.fingerprint(public)} covers this "

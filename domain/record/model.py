@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from domain.analysis.model import Analysis
 from domain.annotations import MAX_ANNOTATIONS, Annotation
 from domain.clock import TIME_PATTERN
 from domain.engine import Fact
 from domain.header import GameHeader
+from domain.plain_text import check_plain
 from domain.seed_commit import SeedSecret
 
 FORMAT_ID: Final = "wake-record"
@@ -77,7 +86,10 @@ class Signature(_Model):
     """An Ed25519 signature by someone who vouches for the game (``domain.record.signing``)."""
 
     signer: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")
-    role: Literal["umpire", "organiser", "server"]
+    role: Literal["umpire", "organiser", "server", "player"]
+    #: A player's co-signature (issue 23 item 7): the side whose player vouches for the game
+    #: (signed with the rest; left out, and out of the signed message, when absent).
+    side: str | None = Field(default=None, min_length=1, max_length=200)
     algorithm: Literal["ed25519"] = "ed25519"
     public_key: str = Field(
         pattern=r"^[A-Za-z0-9+/]{43}=$", description="the raw 32-byte public key, base64"
@@ -86,6 +98,23 @@ class Signature(_Model):
     signature: str = Field(
         pattern=r"^[A-Za-z0-9+/]{86}==$", description="the 64-byte signature, base64"
     )
+
+    @model_serializer(mode="wrap")
+    def _without_absent_side(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = handler(self)
+        if self.side is None:  # signatures made before co-signing keep their exact form
+            body.pop("side", None)
+        return body
+
+    @model_validator(mode="after")
+    def _side_with_player(self) -> Signature:
+        if (self.role == "player") != (self.side is not None):
+            raise ValueError("a player's signature names its side, and only a player's does")
+        if self.side is not None:
+            check_plain(self.side, "the signature's side")
+        return self
 
 
 #: The most signatures a record may carry.

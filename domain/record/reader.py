@@ -165,7 +165,9 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         if not record.annotations:
             raise RecordError(f"{source}: an empty annotations section (leave it out instead)")
         chain = chain_digests(record.chain.genesis, [fact.digest for fact in record.events])
-        problem = binding_problem(record.annotations, chain)
+        problem = binding_problem(
+            record.annotations, chain, [side.id for side in record.header.sides]
+        )
         if problem is not None:
             raise RecordError(f"{source}: {problem}")
     if strict and dumps(record) != raw.decode("utf-8"):

@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -36,8 +36,17 @@ from domain.errors import RecordError, SignatureError
 from domain.record.model import MAX_SIGNATURES, Record, Signature, SignedHead
 from domain.record.reader import read_bounded
 
+
+class Keyring(Protocol):
+    """Whose keys the reader trusts (``domain.record.keyring.Keyring``): a key's name, or None."""
+
+    def name_of(self, public_key: str) -> str | None: ...
+
+
 CONTEXT: Final = "wake-record-signature/1"
 ROLES: Final = ("umpire", "organiser", "server")
+#: A side's player co-signs with this role (``sign(..., side=...)``, issue 23 item 7).
+PLAYER: Final = "player"
 MAX_KEY_FILE_BYTES: Final = 16 * 1024
 
 
@@ -51,11 +60,13 @@ def signed_head(record: Record) -> SignedHead:
     )
 
 
-def message(signed: SignedHead, signer: str, role: str) -> bytes:
-    """The exact bytes an Ed25519 signature of a record signs (see the module docstring)."""
-    return canonical_json(
-        {"context": CONTEXT, **signed.model_dump(), "signer": signer, "role": role}
-    )
+def message(signed: SignedHead, signer: str, role: str, side: str | None = None) -> bytes:
+    """The exact bytes an Ed25519 signature of a record signs (see the module docstring; a
+    player's co-signature also signs its ``side``, absent from the others' messages)."""
+    body = {"context": CONTEXT, **signed.model_dump(), "signer": signer, "role": role}
+    if side is not None:
+        body["side"] = side
+    return canonical_json(body)
 
 
 def raw_public_key(key: Ed25519PublicKey) -> bytes:
@@ -85,8 +96,15 @@ class SignatureCheck:
     def fingerprint(self) -> str:
         return fingerprint(base64.b64decode(self.signature.public_key))
 
-    def describe(self) -> str:
-        """One line, e.g. ``signed by Ann (umpire), key SHA256:...: valid``."""
+    def trusted_as(self, keyring: Keyring | None) -> str | None:
+        """The name ``keyring`` trusts this signature's key under (None: not in it)."""
+        return keyring.name_of(self.signature.public_key) if keyring is not None else None
+
+    def describe(self, keyring: Keyring | None = None) -> str:
+        """One line, e.g. ``signed by Ann (umpire), key SHA256:...: valid``. With the user's
+        ``keyring`` (issue 23 item 7) it says whose key it is: ``signed by Ann (umpire),
+        trusted key "Ann" SHA256:...: valid`` or ``signed by an unknown key claiming to be Ann
+        (umpire), key SHA256:...: valid signature, key not trusted``."""
         sig = self.signature
         status = "valid" if self.valid else f"INVALID ({self.reason})"
         if self.valid and self.beyond:
@@ -94,7 +112,19 @@ class SignatureCheck:
                 f" for the first {sig.signed.length} events (the {self.beyond} after them are "
                 "not signed)"
             )
-        return f"signed by {sig.signer} ({sig.role}), key {self.fingerprint}: {status}"
+        side = f", side {sig.side}" if sig.side is not None else ""
+        if keyring is None:
+            return f"signed by {sig.signer} ({sig.role}{side}), key {self.fingerprint}: {status}"
+        name = self.trusted_as(keyring)
+        if name is None:
+            return (
+                f"signed by an unknown key claiming to be {sig.signer} ({sig.role}{side}), key "
+                f"{self.fingerprint}: {status}{' signature, key not trusted' if self.valid else ''}"
+            )
+        return (
+            f"signed by {sig.signer} ({sig.role}{side}), trusted key {name!r} "
+            f"{self.fingerprint}: {status}"
+        )
 
 
 def check_signature(record: Record, signature: Signature) -> SignatureCheck:
@@ -130,7 +160,7 @@ def check_chain_signature(
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(signature.public_key))
         key.verify(
             base64.b64decode(signature.signature),
-            message(signature.signed, signature.signer, signature.role),
+            message(signature.signed, signature.signer, signature.role, signature.side),
         )
     except (InvalidSignature, ValueError):
         return SignatureCheck(signature, False, "the signature does not match the key and head")
@@ -142,6 +172,27 @@ def check_signatures(record: Record) -> list[SignatureCheck]:
     return [check_signature(record, sig) for sig in record.signatures or ()]
 
 
+def sides_signed(
+    sides: Sequence[str], checks: Sequence[SignatureCheck], keyring: Keyring | None = None
+) -> str | None:
+    """``"signed by both sides"`` (``"by every side"`` for more than two) when each side's
+    player co-signed the whole chain (a valid ``player`` signature for that side with nothing
+    beyond it), else None; with a ``keyring``, it says whether each side's key is trusted. A
+    game whose faces were changed and re-chained after the players signed loses this: their
+    signatures no longer match its head."""
+    players = [c for c in checks if c.valid and not c.beyond and c.signature.role == PLAYER]
+    if not sides or not set(sides) <= {c.signature.side for c in players}:
+        return None
+    said = "signed by both sides" if len(sides) == 2 else "signed by every side"
+    if keyring is None:
+        return said
+    trusted = {c.signature.side for c in players if c.trusted_as(keyring) is not None}
+    untrusted = [side for side in sides if side not in trusted]
+    if not untrusted:
+        return f"{said} (every side's key trusted)"
+    return f"{said} (but the key of {', '.join(untrusted)} is not trusted)"
+
+
 def signed_by(record: Record, key: Ed25519PublicKey) -> SignatureCheck | None:
     """The valid signature of ``record`` by ``key`` covering its chain head, if there is one."""
     raw = base64.b64encode(raw_public_key(key)).decode("ascii")
@@ -151,24 +202,34 @@ def signed_by(record: Record, key: Ed25519PublicKey) -> SignatureCheck | None:
     return None
 
 
-def sign(record: Record, key: Ed25519PrivateKey, signer: str, role: str) -> Record:
+def sign(
+    record: Record, key: Ed25519PrivateKey, signer: str, role: str, side: str | None = None
+) -> Record:
     """``record`` with one more signature: ``key``'s over its chain head, by ``signer`` in
-    ``role``. A signature by the same key over the same head is replaced.
+    ``role`` (with ``side``: the co-signature of that side's player, role ``player``). A
+    signature by the same key over the same head is replaced.
 
     Raises:
-        SignatureError: an unknown role, a bad signer name, or too many signatures.
+        SignatureError: an unknown role or side, a bad signer name, or too many signatures.
     """
-    if role not in ROLES:
+    if side is not None:
+        sides = [s.id for s in record.header.sides]
+        if side not in sides:
+            raise SignatureError(f"the game has no side {side[:40]!r} (sides: {', '.join(sides)})")
+        role = PLAYER
+    elif role not in ROLES:
         raise SignatureError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     head = signed_head(record)
     public = base64.b64encode(raw_public_key(key.public_key())).decode("ascii")
+    signed = base64.b64encode(key.sign(message(head, signer, role, side))).decode("ascii")
     try:
         signature = Signature(
             signer=signer,
             role=role,
+            side=side,
             public_key=public,
             signed=head,
-            signature=base64.b64encode(key.sign(message(head, signer, role))).decode("ascii"),
+            signature=signed,
         )
     except ValueError as exc:
         raise SignatureError(f"cannot sign as {signer[:60]!r}: {exc}") from None

@@ -22,13 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import (
+    LEGACY_LINKS_STREAM_ID,
     LINKS_STREAM_ID,
     ScribeLinks,
     ScribeTable,
+    legacy_table_stream_id,
     table_stream_id,
 )
 from domain.engine import CommandEnvelope, Fact, GameState
@@ -36,6 +37,7 @@ from domain.errors import InvalidCommand, NoSuchEvent, StoreError
 from domain.events import CommandIssued
 from domain.lineage import fork
 from domain.scribe.menu import MenuOrder, menu_from_legal
+from domain.scribe.server_key import sign_if_ended
 from domain.store import GameStore
 
 #: The view of a page that holds no link in hosted mode: what every side has seen. Not a side's
@@ -83,13 +85,9 @@ class Access:
 
 
 def _table(store: GameStore, origin: str) -> ScribeTable | None:
-    try:
-        found: Any = store.repository.get(table_stream_id(origin))
-    except AggregateNotFoundError:
-        return None
-    if not isinstance(found, ScribeTable):
-        raise StoreError(f"the store's table stream for {origin} holds something else")
-    return found
+    return store.beside(
+        ScribeTable, table_stream_id(origin), legacy_table_stream_id(origin), origin
+    )
 
 
 def open_table(store: GameStore, game_id: str) -> ScribeTable:
@@ -201,7 +199,9 @@ def submit(
         if "cards" not in CommandEnvelope.model_fields:
             raise InvalidCommand("this Wake cannot record physical card draws by name yet")
         envelope_fields["cards"] = list(cards)
-    return store.submit_at(game_id, CommandEnvelope(**envelope_fields), expected)
+    facts = store.submit_at(game_id, CommandEnvelope(**envelope_fields), expected)
+    sign_if_ended(store, game_id, facts)  # a hosted server signs a game it finishes (issue 23)
+    return facts
 
 
 def orders_in(facts: Sequence[Fact]) -> list[int]:
@@ -284,13 +284,8 @@ def issue_links(store: GameStore, game_id: str) -> dict[str, str]:
 
 
 def _links(store: GameStore) -> ScribeLinks:
-    try:
-        found: Any = store.repository.get(LINKS_STREAM_ID)
-    except AggregateNotFoundError:
-        return ScribeLinks.start()
-    if not isinstance(found, ScribeLinks):
-        raise StoreError("the store's link index holds something else")
-    return found
+    found = store.beside(ScribeLinks, LINKS_STREAM_ID, LEGACY_LINKS_STREAM_ID, "the store")
+    return found if found is not None else ScribeLinks.start()
 
 
 def revoke_link(store: GameStore, game_id: str, number: int) -> None:

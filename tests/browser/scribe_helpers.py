@@ -108,8 +108,15 @@ def _board_point(page: Any, x: float, y: float) -> dict[str, float]:
 
 
 def click_board(page: Any, x: float, y: float, clicks: Clicks | None = None) -> None:
-    """Click the board at board coordinates (x, y)."""
+    """Click the board at board coordinates (x, y), once the board has stopped redrawing (a
+    choice made just before redraws it, zoomed to the order's reach, a moment later)."""
     point = _board_point(page, x, y)
+    for _ in range(40):
+        page.wait_for_timeout(250)
+        again = _board_point(page, x, y)
+        if abs(again["x"] - point["x"]) < 0.5 and abs(again["y"] - point["y"]) < 0.5:
+            break
+        point = again
     page.frame_locator(BOARD).locator("#board").click(position=point)
     if clicks is not None:
         clicks.click()

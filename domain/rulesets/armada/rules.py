@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.dice import DiceSource
-from domain.errors import GameOver, IllegalCommand, InvalidCommand
+from domain.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
 from domain.events import DomainEvent, GameEnded
 from domain.frozen import changed
 from domain.rulesets.armada import (
@@ -46,6 +46,7 @@ from domain.rulesets.armada.commands import (
     StationDiscard,
 )
 from domain.rulesets.armada.events import PhaseBegan, TurnBegan
+from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.state import ArmadaState, next_side
 from domain.words import possessive
 
@@ -60,6 +61,17 @@ def fold_all(state: ArmadaState, events: Sequence[DomainEvent]) -> ArmadaState:
     return state
 
 
+#: The rule whose phase a decision belongs to (for a refusal that names it).
+_PHASE_RULES: dict[str, str] = {
+    "setup": "SWA-SETUP",
+    "command": "SWA-R2",
+    "ship": "SWA-2",
+    "squadron": "SWA-3",
+    "status": "SWA-5",
+    "over": "SWA-5",
+}
+
+
 def decide(
     state: ArmadaState, side: str | None, command: object, dice: DiceSource
 ) -> list[DomainEvent]:
@@ -70,6 +82,13 @@ def decide(
     """
     if state.phase == "over" or state.result is not None:
         raise GameOver("the game has ended", rule="SWA-5")
+    if side is None:  # issue 23 item 12: every Armada decision is a player's
+        who = " and ".join(to_act(state)) or "a player"
+        raise NotYourTurn(
+            f"it is {possessive(who)} decision: the order must name the side giving it (an "
+            "order without a side is the umpire's, and Armada gives the umpire no decision)",
+            rule="SWA-ATK" if state.attack is not None else _PHASE_RULES[state.phase],
+        )
     events = integration.decide(state, side, command, dice)
     if events is None:
         if state.attack is not None:

@@ -35,6 +35,7 @@ from domain.rulesets.armada.damage import redact as redact_damage
 from domain.rulesets.armada.data import ArmadaData, resolve_data
 from domain.rulesets.armada.events import ARMADA_EVENTS, DamageCardDiscarded, DialsAssigned
 from domain.rulesets.armada.options import OPTION_RULES, REPLAYS, VERSION, resolve_options
+from domain.rulesets.armada.ruler import ruler as _ruler
 from domain.rulesets.armada.scenario import Scenario, load_resolved, resolve_scenario
 from domain.rulesets.armada.sequence import to_act
 from domain.rulesets.armada.setup_phase import initial_state
@@ -147,6 +148,9 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def read_model(self, state: ArmadaState) -> GameView:
         return view.read_model(state)
+
+    def ruler(self, state: ArmadaState, a: str, b: str) -> list[str] | None:
+        return _ruler(state, a, b)
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)

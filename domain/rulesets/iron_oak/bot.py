@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.errors import WakeError
+from domain.errors import IllegalCommand, WakeError
 from domain.rulesets.iron_oak import crossing_t, gunnery, movement, ramming
 from domain.rulesets.iron_oak.basics import Side
 from domain.rulesets.iron_oak.commands import (
+    ORDER_KINDS,
     AssignOrders,
     CardPlay,
     ChooseCollateral,
@@ -93,8 +94,12 @@ def bot_command(state: IronOakState, side: str | None) -> Any:
 
 
 def legal_commands(state: IronOakState, side: str | None) -> list[Any]:
-    """The bot's order plus simple alternatives that are legal now (representative)."""
-    command = bot_command(state, side)
+    """The bot's order plus simple alternatives that are legal now (representative). A card
+    this state cannot open is shown sealed (``sealed_reveals``), never opened or guessed."""
+    try:
+        command = bot_command(state, side)
+    except SealedCard as sealed:
+        return sealed_reveals(state, sealed.ship)
     if command is None:
         return []
     out = [command]
@@ -224,12 +229,50 @@ def _orders(state: IronOakState, side: Side) -> AssignOrders:
 # --------------------------------------------------------------------------- movement segment
 
 
+class SealedCard(IllegalCommand):
+    """A ship's order card that the salt this state derives does not open: sealed by a person
+    (``wake seal``, another device) or by a committed-seed bot whose secret is not at hand, so
+    the bot cannot turn it up; its holder reveals it (IO-3.3.1)."""
+
+    def __init__(self, ship: str) -> None:
+        super().__init__(
+            f"the order card on {ship} is sealed with a salt the bot does not hold: its holder "
+            "turns it up (reveal_order with the order on the card and its salt)",
+            rule="IO-3.3.1",
+        )
+        self.ship = ship
+
+
 def own_order(state: IronOakState, ship: str) -> str:
-    """Open the bot's own sealed card by trying each order kind with its salt."""
+    """Open the bot's own sealed card by trying each order kind with its salt.
+
+    Raises:
+        SealedCard: the salt does not open it.
+    """
     kind = open_card(state, ship)
     if kind is None:
-        raise ValueError(f"the bot cannot open the order card on {ship}")  # pragma: no cover
+        raise SealedCard(ship)
     return kind
+
+
+def sealed_reveals(state: IronOakState, ship: str) -> list[RevealOrder]:
+    """IO-3.3.1 A/B for a card this state cannot open (issue 23 item 6): the card stays sealed,
+    so one reveal per order kind it may hold, each a legal way of carrying it out (or drifting,
+    IO-4.0), with the salt left empty: the card's holder gives the order it holds and its own
+    salt, and ``decide`` checks them against the seal (IO-3.2)."""
+    out = []
+    for order in ORDER_KINDS:
+        found = RevealOrder(ship=ship, order=order, salt="", drift=True)
+        for candidate in candidate_details(state, ship, order):
+            command = RevealOrder(ship=ship, order=order, salt="", **candidate)
+            try:
+                check_order(state, command)
+            except WakeError:
+                continue
+            found = command
+            break
+        out.append(found)
+    return out
 
 
 def _reveal(state: IronOakState, side: Side) -> RevealOrder | None:

@@ -86,6 +86,13 @@ def decide(
         raise NotYourTurn(
             f"it is {possessive(', '.join(str(s) for s in expected))} decision", rule=rule
         )
+    if side is None and None not in expected:  # issue 23 item 12: a player's decision
+        raise NotYourTurn(
+            f"it is {possessive(', '.join(str(s) for s in expected))} decision: the order must "
+            "name that side (an order without a side is the umpire's, and the umpire decides "
+            "only the steps the rules give it)",
+            rule=rule,
+        )
     acting: Side | None = side if side in SIDES else None
     if acting is None and None not in expected:
         acting = expected[0]
@@ -217,7 +224,7 @@ def _choose_collateral(
     wanted = f"{awaiting.side} chooses where {possessive(awaiting.unit)} Collateral damage goes"
     if not isinstance(command, ChooseCollateral):
         raise IllegalCommand(f"the resolution has stopped: {wanted} first", rule="IO-6.3.4")
-    if side is not None and side != awaiting.side:
+    if side != awaiting.side:  # an order without a side is not the target's (issue 23 #12)
         raise NotYourTurn(f"the target's side chooses: {wanted}", rule="IO-6.3.4")
     if command.location not in awaiting.candidates:
         raise IllegalCommand(

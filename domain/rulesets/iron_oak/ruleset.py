@@ -30,6 +30,7 @@ from domain.rulesets.iron_oak.options import (
     IronOakOptions,
 )
 from domain.rulesets.iron_oak.passing import long_form as pass_long_form
+from domain.rulesets.iron_oak.ruler import ruler as _ruler
 from domain.rulesets.iron_oak.sequence import to_act
 from domain.rulesets.iron_oak.state import IronOakState, initial_state
 from domain.rulesets.iron_oak.summaries import GLOSSARY, RULE_SUMMARIES
@@ -213,6 +214,9 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
 
     def read_model(self, state: IronOakState) -> GameView:
         return view.read_model(state)
+
+    def ruler(self, state: IronOakState, a: str, b: str) -> list[str] | None:
+        return _ruler(state, a, b)
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)

@@ -36,6 +36,7 @@ from domain.rulesets.morze.data import (
 )
 from domain.rulesets.morze.data import Options as MorzeOptions
 from domain.rulesets.morze.events import MORZE_EVENTS
+from domain.rulesets.morze.ruler import ruler as _ruler
 from domain.rulesets.morze.state import MorzeState, Unit
 from domain.scribe.menu import MenuOrder
 
@@ -224,6 +225,9 @@ class MorzeRuleset(Ruleset[MorzeState, Any]):
 
     def read_model(self, state: MorzeState) -> GameView:
         return view.read_model(state)
+
+    def ruler(self, state: MorzeState, a: str, b: str) -> list[str] | None:
+        return _ruler(state, a, b)
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)

@@ -162,14 +162,44 @@ class CardSet(_Model):
 _INDEX: dict[int, tuple[CardSet, dict[str, Any]]] = {}
 
 
+class DeckEntry(_Model):
+    """One line of a deck list: a card and how many copies (the list's order is the deck's)."""
+
+    card: str
+    copies: int = Field(ge=1)
+
+
 class DeckList(_Model):
+    """A faction's deck. ``cards`` is a list of entries in deck order (issue 23 item 8: an
+    array's order is inside every digest). Decks shipped before were an object ``{card id:
+    copies}`` whose key order gave the pre-shuffle order, which RFC 8785 does not keep (a record
+    re-saved with sorted keys kept its digests and then diverged); games recorded with them keep
+    that form and are read in their file's key order, as they were played."""
+
     id: str
     name: str
-    cards: dict[str, int]  # card id -> copies, in file order
+    cards: list[DeckEntry] | dict[str, int]
+
+    @model_validator(mode="after")
+    def _each_card_once(self) -> DeckList:
+        if isinstance(self.cards, list):
+            ids = [entry.card for entry in self.cards]
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if twice:
+                raise ValueError(f"cards: {twice} listed twice (give the copies once)")
+        return self
+
+    def card_ids(self) -> list[str]:
+        """The deck's distinct cards, in deck order."""
+        if isinstance(self.cards, dict):
+            return list(self.cards)
+        return [entry.card for entry in self.cards]
 
     def full(self) -> list[str]:
-        """Every copy, in file order: the deck before its shuffle."""
-        return [card for card, n in self.cards.items() for _ in range(n)]
+        """Every copy, in deck order: the deck before its shuffle."""
+        if isinstance(self.cards, dict):  # a deck of the first data version: file order
+            return [card for card, n in self.cards.items() for _ in range(n)]
+        return [entry.card for entry in self.cards for _ in range(entry.copies)]
 
 
 class DeckSet(_Model):
@@ -204,7 +234,7 @@ class DataSet(_Model):
     def _decks_known(self) -> DataSet:
         known = {c.id for c in self.cards.cards}
         for deck in self.decks.decks:
-            unknown = sorted(set(deck.cards) - known)
+            unknown = sorted(set(deck.card_ids()) - known)
             if unknown:
                 raise ValueError(f"decks[{deck.id}]: unknown card(s) {unknown}")
         return self

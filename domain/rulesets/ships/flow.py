@@ -61,7 +61,7 @@ def minovsky_in_game(state: ShipsState) -> bool:
     return any(
         isinstance(cards.get(card), MinovskyCard)
         for p in state.players.values()
-        for card in decks[p.deck_id].cards
+        for card in decks[p.deck_id].card_ids()
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pydantic import ValidationError
 
@@ -32,8 +32,18 @@ _ORDERS = OrderParser(ShipsCommand, "SHIPS & TACTICS")
 HIDDEN = "?"
 
 
+#: Digests of the decks Wake shipped before (``{card: copies}`` objects, data version 1).
+EARLIER_DECKS: Final = ("5211c9608b6be3c2da33de4dac8346816018d835c9665440cb65aa0f65a877a1",)
+
+
 class ShipsRuleset(Ruleset[ShipsState, Any]):
     """2–6 players seated in a circle; hands, deck order and face-down fleets are hidden."""
+
+    #: ST-3.1 line weapons' readings, added within 1.0: their defaults are how games recorded
+    #: before them were played (the bundled SHIPS games among them).
+    options_added_later: ClassVar[frozenset[str]] = frozenset(
+        {"line_centre_on_self", "line_empty_seats"}
+    )
 
     meta: ClassVar[RulesetMeta] = RulesetMeta(
         id="ships",
@@ -72,8 +82,11 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         }
 
     def shipped_data(self) -> ShippedData:
-        """The cards, decks and combat table shipped now (no earlier versions shipped)."""
-        return ShippedData(parts=resolve_data({}).model_dump(mode="json"))
+        """The cards, decks and combat table shipped now, and the decks shipped before their
+        order became a list (issue 23 item 8: the same decks, in the same order)."""
+        return ShippedData(
+            parts=resolve_data({}).model_dump(mode="json"), earlier={"decks": EARLIER_DECKS}
+        )
 
     def resolve_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
