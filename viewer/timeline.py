@@ -401,7 +401,8 @@ class Timeline:
         if viewer is not None:  # a side: only what its own orders sealed (issue 21 item 3)
             made = self._order_seals.get(info.command, []) if info.command is not None else []
             own = [e for s in made or [seq] for e in self._own(s, viewer) if e.text is not None]
-            return [f"your sealed choice at event {e.seq}: {e.label} = {e.text}" for e in own]
+            say = self.names_at(seq, viewer).text
+            return [say(f"your sealed choice at event {e.seq}: {e.label} = {e.text}") for e in own]
         made = self._order_seals.get(info.command, []) if info.command is not None else []
         entries: list[Opened] = [e for s in made or [seq] for e in self.sealed.committed_at(s)]
         lines = [f"sealed at event {e.seq}: {e.line(seq)}" for e in entries]
