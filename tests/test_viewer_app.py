@@ -280,7 +280,7 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
         assert not any("Sealed choices (umpire only" in c.value for c in at.caption)
         line = _payload(at)["events"][sealed.seq - 1][3]
         assert " — umpire" not in line
-        own = f"{ship} order card (turn 1) = {reveal.payload['order']}"
+        own = names.text(f"{ship} order card (turn 1) = {reveal.payload['order']}")
         assert (own in line) == (side == owner), (side, owner, line)
         assert any("your sealed choice" in t.value for t in at.text) == (side == owner)
 
