@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from domain.dice import (
+    CUSTOM_DICE,
     CustomDie,
     DiceError,
     DiceSource,
@@ -102,6 +103,8 @@ def _announce(
                 groups=tuple((side, role, tuple(group)) for side, role, group in groups),
             )
         )
+
+
 # Exact odds are computed once per distinct roll (expression, modifiers' sum, floor, target):
 # a game throws the same few rolls again and again, and Fraction arithmetic is slow.
 
@@ -375,17 +378,81 @@ def pool_roll(
     )
 
 
+def _percent(fraction: str) -> str:
+    value = Fraction(fraction)
+    return f"{fraction} ({float(value):.0%})" if value not in (0, 1) else f"{fraction}"
+
+
+def is_pool_roll(event: DiceRolled) -> bool:
+    """Whether ``event`` is a pool of custom dice scored by :func:`pool_roll` (its "comparison"
+    is the score itself: there is nothing to reach, only odds of scoring so much)."""
+    return (
+        event.success is None
+        and event.comparison == "at_least"
+        and event.opposed_by is None
+        and event.compared_with == event.roll.total
+        and any(d.name in event.roll.expression for d in CUSTOM_DICE)
+    )
+
+
+def die_colour(die: CustomDie) -> str:
+    """A custom die as players call it: ``armada-red`` -> ``red``."""
+    return die.name.rsplit("-", 1)[-1]
+
+
+def pool_text(roll: RollRecord, known: Iterable[CustomDie] = ()) -> str | None:
+    """A custom-dice pool as players see it on the table: each colour with the icons of its
+    dice in throw order, ``"red dice: blank, hit+hit; blue dice: accuracy"``; None when the
+    expression names dice that are not known."""
+    try:
+        dice = parse_pool(roll.expression, (*known, *CUSTOM_DICE))
+        icons = roll_icons(roll, (*known, *CUSTOM_DICE))
+    except DiceError:
+        return None
+    groups: dict[str, list[str]] = {}
+    for die, shown in zip(dice, icons, strict=True):
+        groups.setdefault(die_colour(die), []).append("+".join(shown) or "blank")
+    return "; ".join(f"{colour} dice: {', '.join(faces)}" for colour, faces in groups.items())
+
+
+def faces_text(roll: RollRecord) -> str:
+    """The faces a roll shows, as words: ``"7"``, ``"3 and 1"``, ``"9, 2 and 5"``."""
+    faces = [str(f) for f in roll.faces]
+    if len(faces) <= 1:
+        return "".join(faces) or "nothing"
+    return f"{', '.join(faces[:-1])} and {faces[-1]}"
+
+
+def odds_text(event: DiceRolled) -> str:
+    """The odds that matter for a roll, named: a pool's chance of this score or more, exactly
+    this and the expected score; a roll against a number its chance of success; a table roll
+    the chance of its result (never a bare ``p=``; issue 21 item 8)."""
+    if is_pool_roll(event):
+        return (
+            f"chance of {event.roll.total} or more {_percent(event.p_success or '1')}, "
+            f"of exactly {event.roll.total} {_percent(event.p_outcome)}, "
+            f"expected {float(Fraction(event.expected)):.2f}"
+        )
+    if event.p_success is not None:
+        return f"chance of success {_percent(event.p_success)}"
+    return f"chance of this result {_percent(event.p_outcome)}"
+
+
 def describe_roll(event: DiceRolled) -> str:
-    """One line for any roll: who rolled what, the faces, total, comparison, outcome, odds."""
+    """One line for any roll: who rolled what, the faces (a custom pool's dice by colour and
+    icons), modifiers, total, what it needed, the outcome and its odds, in words."""
     roll = event.roll
     mods = "".join(f" {m.value:+d}[{m.rule}]" for m in roll.modifiers)
-    text = f"{roll.side or '-'} {event.purpose} [{event.rule}] {roll.expression} {roll.faces}{mods}"
-    text += f" = {roll.total}"
+    pool = pool_text(roll) if is_pool_roll(event) else None
+    head = f"{roll.side or '-'} {event.purpose} [{event.rule}]"
+    if pool is not None:
+        text = f"{head} rolls {pool}"
+    else:
+        text = f"{head} {roll.expression} rolled {faces_text(roll)}{mods} = {roll.total}"
     if event.opposed_by is not None:
         opp = event.opposed_by
-        text += f" vs {opp.side or '-'} {opp.expression} {opp.faces} = {opp.total}"
-    elif event.comparison == "at_least":
+        text += f" vs {opp.side or '-'} {opp.expression} rolled {faces_text(opp)} = {opp.total}"
+    elif event.comparison == "at_least" and pool is None and event.compared_with:
         text += f" needs {event.compared_with}+"
-    text += f" -> {event.outcome}"
-    text += f" (p={event.p_success})" if event.p_success is not None else f" (p={event.p_outcome})"
+    text += f" -> {event.outcome}; {odds_text(event)}"
     return text

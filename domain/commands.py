@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from domain.errors import InvalidCommand
+from domain.words import is_digest
 
 __all__ = ["OrderParser", "order_models"]
 
@@ -124,15 +125,32 @@ MAX_SENTENCE = 400
 
 
 def _value(value: Any) -> str:
+    """A field's value in words: flags as yes/no, lists comma-separated (``none`` when empty),
+    mappings as ``key value; ...`` without their empty entries, a sealed digest as ``sealed``
+    (issue 21 item 7: never a Python repr, ``None`` or a 64-hex digest)."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, Mapping):
-        return "; ".join(f"{k} {_value(v)}" for k, v in value.items())
+        shown = [f"{k} {_value(v)}" for k, v in value.items() if v is not None]
+        return "; ".join(shown) or "none"
     if isinstance(value, list | tuple):
+        if value and all(is_digest(v) for v in value):
+            return f"{len(value)} sealed"
         return ", ".join(_value(v) for v in value) or "none"
+    if is_digest(value):
+        return "sealed"
     return str(value)
+
+
+def _part(key: str, value: Any) -> str:
+    """One field of an order sentence: ``ship victory``; a digest alone ``sealed order``."""
+    if is_digest(value):
+        return "sealed order"
+    return f"{str(key).replace('_', ' ')} {_value(value)}"
 
 
 def order_sentence(command: Mapping[str, Any]) -> str:
@@ -141,7 +159,7 @@ def order_sentence(command: Mapping[str, Any]) -> str:
     set (empty, false and None fields and secrets left out), bounded in length."""
     kind = str(command.get("type", "order")).replace("_", " ")
     parts = [
-        f"{str(key).replace('_', ' ')} {_value(value)}"
+        _part(key, value)
         for key, value in command.items()
         if key != "type" and key not in SECRET_FIELDS and value not in (None, False, "", [], {})
     ]

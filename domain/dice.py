@@ -187,6 +187,8 @@ ARMADA_BLACK = CustomDie(
     "armada-black",
     (_BLANK, _BLANK, _HIT, _HIT, _HIT, _HIT, ("hit", "crit"), ("hit", "crit")),
 )
+CUSTOM_DICE: tuple[CustomDie, ...] = (ARMADA_RED, ARMADA_BLUE, ARMADA_BLACK)
+"""The custom dice defined here, for reading a recorded pool back (``domain.chance``)."""
 
 
 # --------------------------------------------------------------------------- expressions

@@ -10,12 +10,16 @@ from engine events and the ruleset's rule summaries.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from domain.engine import Fact, GameState, decode
-from domain.events import CommandIssued, DiceRolled, RollRecord
+from domain.chance import faces_text, is_pool_roll, odds_text, pool_text
+from domain.engine import Fact, GameState, apply_event, decode
+from domain.events import CommandIssued, DiceRolled, DomainEvent, RollRecord
+from domain.read_model import redact_view
+from domain.ruleset import Ruleset
+from domain.words import Names, unit_labels, value_text
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class RollLine:
     modifiers: list[ModifierLine]
     floor: int | None
     total: int
+    dice: str = ""  # the dice as players see them: "red: blank, hit+hit" or "d10 rolled 7"
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class RollExplanation:
     value: str
     expected: str
     first_die: int
+    odds: str = ""  # the odds that matter, named (``domain.chance.odds_text``)
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,15 @@ EPISODE_LIMIT = 400
 """Events scanned each way for the start and end of an episode."""
 
 
+def event_text(ruleset: Ruleset[Any, Any], event: DomainEvent) -> str:
+    """One event in words, as the move list shows it: an order as its sentence
+    (``Ruleset.describe_order``), never as a raw dict or with a salt."""
+    if isinstance(event, CommandIssued):
+        who = event.side or "umpire"
+        return f"order #{event.index} by {who}: {ruleset.describe_order(event.command)}"
+    return ruleset.describe(event)
+
+
 def percent(fraction_text: str | None) -> str:
     """``"7/10"`` -> ``"7/10 (70.0%)"``; ``-`` for None."""
     if fraction_text is None:
@@ -113,9 +128,11 @@ def percent(fraction_text: str | None) -> str:
     return f"{fraction_text} ({float(Fraction(fraction_text)):.1%})"
 
 
-def _roll_line(state: GameState, label: str, roll: RollRecord) -> RollLine:
+def _roll_line(state: GameState, label: str, roll: RollRecord, pool: bool = False) -> RollLine:
     ruleset = state.ruleset
+    shown = pool_text(roll, ruleset.custom_dice()) if pool else None
     return RollLine(
+        dice=shown if shown is not None else f"{roll.expression} rolled {faces_text(roll)}",
         label=label,
         side=roll.side,
         expression=roll.expression,
@@ -132,8 +149,11 @@ def _roll_line(state: GameState, label: str, roll: RollRecord) -> RollLine:
 
 def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) -> RollExplanation:
     """Everything about one roll."""
-    rolls = [_roll_line(state, "roll", event.roll)]
-    if event.opposed_by is not None:
+    pool = is_pool_roll(event)
+    rolls = [_roll_line(state, "roll", event.roll, pool)]
+    if pool:  # a pool is not compared with a number: its score is what it is
+        comparison = f"the dice score {event.outcome}"
+    elif event.opposed_by is not None:
         rolls.append(_roll_line(state, "opposed by", event.opposed_by))
         comparison = (
             f"{event.roll.total} must be strictly greater than {event.opposed_by.total} (ties fail)"
@@ -142,6 +162,8 @@ def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) ->
         comparison = (
             f"total {event.roll.total} needs at least {event.compared_with} "
             f"({event.compared_with}+)"
+            if event.compared_with
+            else f"total {event.roll.total}: any result does"
         )
     else:
         comparison = f"total {event.roll.total} read on the rule's table"
@@ -161,6 +183,7 @@ def explain_roll(state: GameState, event: DiceRolled, seq: int | None = None) ->
         value=event.value,
         expected=event.expected,
         first_die=event.first_die,
+        odds=odds_text(event),
     )
 
 
@@ -212,7 +235,7 @@ def _episode(
         steps.append(
             StepLine(
                 seq=fact.seq,
-                text=ruleset.describe(event),
+                text=event_text(ruleset, event),
                 rule=rule,
                 rule_summary=ruleset.rule_summary(rule) if rule else "",
                 current=i == index,
@@ -221,14 +244,73 @@ def _episode(
     return steps, rolls
 
 
+def event_names(state_before: GameState, fact: Fact, viewer: str | None) -> Names:
+    """The display names ``viewer`` knows around ``fact``: the ruleset's catalogue
+    (``Ruleset.names``), the sides whose ids are internal, and every unit of the read models
+    before and after it as ``viewer`` sees them (issue 21 item 7)."""
+    ruleset = state_before.ruleset
+    before = redact_view(ruleset.read_model(state_before.rules), viewer)
+    after_state = apply_event(state_before, decode(state_before, fact), fact.digest)
+    after = redact_view(ruleset.read_model(after_state.rules), viewer)
+    units = {**unit_labels(before.units), **unit_labels(after.units)}
+    sides = {s.id: s.name for s in before.sides if s.id.islower()}
+    return Names({**ruleset.names(state_before.rules), **sides, **units})
+
+
+def named(ex: Explanation, names: Names) -> Explanation:
+    """``ex`` with every id in its texts written as its display name."""
+    t = names.text
+
+    def roll(r: RollExplanation) -> RollExplanation:
+        return replace(
+            r,
+            subject=names.name(r.subject) if r.subject else None,
+            target=names.name(r.target) if r.target else None,
+            rolls=[
+                replace(
+                    x,
+                    side=names.name(x.side) if x.side else None,
+                    modifiers=[replace(m, reason=t(m.reason)) for m in x.modifiers],
+                )
+                for x in r.rolls
+            ],
+            outcome=t(r.outcome),
+        )
+
+    command = ex.command
+    if command is not None:
+        command = replace(
+            command,
+            side=names.name(command.side) if command.side else None,
+            sentence=t(command.sentence),
+            notes=tuple(t(n) for n in command.notes),
+            cards=[names.name(c) for c in command.cards] if command.cards else command.cards,
+        )
+    return replace(
+        ex,
+        text=t(ex.text),
+        command=command,
+        rolls=[roll(r) for r in ex.rolls],
+        episode=[replace(step, text=t(step.text)) for step in ex.episode],
+        chance_note=t(ex.chance_note),
+        linked=[t(line) for line in ex.linked],
+        notes=tuple(t(n) for n in ex.notes),
+    )
+
+
 def explain_event(
-    state_before: GameState, facts: Sequence[Fact], index: int, viewer: str | None = None
+    state_before: GameState,
+    facts: Sequence[Fact],
+    index: int,
+    viewer: str | None = None,
+    names: Names | None = None,
 ) -> Explanation:
     """Explain ``facts[index]`` given the state just before it. With ``viewer`` (a side), the
     order behind it and the events of its episode are shown as that side may see them
     (``Ruleset.redact``): a deal's or a scribe's draws of other players stay hidden. An event
     inside an episode (``Ruleset.episode``: an attack from declaration to end) also gets the
-    episode's every event and every roll."""
+    episode's every event and every roll. Ids are written as the display names ``viewer``
+    knows (``names``, or :func:`event_names`)."""
     fact = facts[index]
     ruleset = state_before.ruleset
     # a side's explanation starts from what that side may see of the event itself
@@ -265,11 +347,11 @@ def explain_event(
         rolls = episode_rolls
     chance = None if isinstance(event, DiceRolled) else getattr(event, "p_outcome", None)
     note = getattr(event, "odds", "")
-    return Explanation(
+    explanation = Explanation(
         seq=fact.seq,
         topic=fact.topic,
         automatic=fact.automatic,
-        text=ruleset.describe(event),
+        text=event_text(ruleset, event),
         rule=rule,
         rule_summary=ruleset.rule_summary(rule) if rule else "",
         command=command,
@@ -286,6 +368,7 @@ def explain_event(
             else []
         ),
     )
+    return named(explanation, names or event_names(state_before, fact, viewer))
 
 
 LINKED_LIMIT = 12
@@ -322,10 +405,41 @@ def _linked_rolls(
         then = ""
         if decided is not None and decided.command == fact.command:
             shown_event = ruleset.redact(decode(state, decided), viewer)
-            then = f" -> event {decided.seq}: {ruleset.describe(shown_event)}"
-        lines.append((abs(i - index), f"event {other.seq}: {ruleset.describe(seen)}{then}"))
+            then = f" -> event {decided.seq}: {event_text(ruleset, shown_event)}"
+        lines.append((abs(i - index), f"event {other.seq}: {event_text(ruleset, seen)}{then}"))
     lines.sort(key=lambda pair: pair[0])
     return [text for _, text in lines[:LINKED_LIMIT]]
+
+
+def roll_lines(line: RollLine) -> list[str]:
+    """One thrown expression in words: who rolled which dice and what they show, each
+    modifier with its rule, the floor and the total (the viewer, the report and the CLI)."""
+    lines = [f"{line.label}: {line.side or 'no side'} rolls {line.dice or line.expression}"]
+    if line.modifiers or line.floor is not None or line.total != line.natural:
+        lines[0] += f" (natural {line.natural})"
+    for mod in line.modifiers:
+        lines.append(
+            f"    {mod.value:+d} [{mod.rule}] {mod.reason} - {mod.rule_summary}".rstrip(" -")
+        )
+    if line.floor is not None:
+        lines.append(f"    floor {line.floor}")
+    lines.append(f"    total {line.total}")
+    return lines
+
+
+def outcome_line(roll: RollExplanation) -> str:
+    """The outcome of a roll and the odds that matter, named."""
+    return f"outcome: {roll.outcome}; {roll.odds or 'chance ' + percent(roll.p_outcome)}"
+
+
+def command_line(command: CommandLine) -> str:
+    """The order behind an event, in words, with the dice and cards entered at the table."""
+    entered = [f"dice {value_text(command.dice)}"] if command.dice else []
+    if command.cards:
+        entered.append(f"cards drawn {', '.join(command.cards)}")
+    dice = f" with {' and '.join(entered)}" if entered else ""
+    sentence = command.sentence or value_text(command.command)
+    return f"order #{command.index} from {command.side or 'umpire'}: {sentence}{dice}"
 
 
 def explanation_lines(ex: Explanation) -> list[str]:
@@ -338,14 +452,7 @@ def explanation_lines(ex: Explanation) -> list[str]:
     if ex.rule:
         lines.append(f"  rule {ex.rule}: {ex.rule_summary}")
     if ex.command is not None:
-        entered = [f"dice {ex.command.dice}"] if ex.command.dice else []
-        if ex.command.cards:
-            entered.append(f"cards drawn {', '.join(ex.command.cards)}")
-        dice = f" with {' and '.join(entered)}" if entered else ""
-        lines.append(
-            f"  caused by order #{ex.command.index} from {ex.command.side or 'umpire'}: "
-            f"{ex.command.sentence or ex.command.command}{dice}"
-        )
+        lines.append(f"  caused by {command_line(ex.command)}")
         for note in ex.command.notes:
             lines.append(f"    {note}")
     if ex.episode:
@@ -367,21 +474,11 @@ def explanation_lines(ex: Explanation) -> list[str]:
         where = f" (event {roll.seq})" if roll.seq is not None else ""
         lines.append(f"{roll.purpose} [{roll.rule}]{where} {roll.rule_summary}")
         if roll.subject or roll.target:
-            lines.append(f"  unit {roll.subject or '-'} -> {roll.target or '-'}")
+            lines.append(f"  {roll.subject or 'no unit'} -> {roll.target or 'no target'}")
         for line in roll.rolls:
-            lines.append(
-                f"  {line.label}: side {line.side or '-'} rolls {line.expression}, "
-                f"faces {line.faces}, natural {line.natural}"
-            )
-            for mod in line.modifiers:
-                lines.append(f"    modifier {mod.value:+d} [{mod.rule}] {mod.reason}")
-            if line.floor is not None:
-                lines.append(f"    floor {line.floor}")
-            lines.append(f"    total {line.total}")
+            lines.extend(f"  {text}" for text in roll_lines(line))
         lines.append(f"  comparison: {roll.comparison}")
-        lines.append(f"  outcome: {roll.outcome}")
-        lines.append(f"  chance of success before the roll: {percent(roll.p_success)}")
-        lines.append(f"  chance of this outcome: {percent(roll.p_outcome)}")
-        lines.append(f"  value {roll.value} vs expected {roll.expected}")
-        lines.append(f"  dice #{roll.first_die}.. of this game")
+        lines.append(f"  {outcome_line(roll)}")
+        lines.append(f"  value {roll.value} against an expected {roll.expected}")
+        lines.append(f"  dice #{roll.first_die} onwards of this game")
     return lines

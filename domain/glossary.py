@@ -104,7 +104,7 @@ GENERIC: tuple[tuple[str, str, Callable[[re.Match[str]], str]], ...] = (
     ),
     (
         "faces",
-        r"\bfaces\b",
+        r"\bfaces\b|\brolled\b",
         lambda m: "each die's face as thrown, in the order the dice were thrown.",
     ),
     (
@@ -135,7 +135,7 @@ GENERIC: tuple[tuple[str, str, Callable[[re.Match[str]], str]], ...] = (
     ),
     (
         "p=",
-        r"(?<![\w])p=(?=\d)",
+        r"(?<![\w])p=(?=\d)|\bchance of (?:success|this result|\d+ or more)\b",
         lambda m: "the exact chance, before the roll, of the outcome shown.",
     ),
 )

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from domain.commands import order_sentence
 from domain.data_versions import PartChoice, ShippedData, choose_parts
-from domain.dice import DiceSource
+from domain.dice import CustomDie, DiceSource
 from domain.errors import InvalidCommand, UnknownRuleset
 from domain.events import DomainEvent, EventRegistry
 from domain.header import GameHeader
@@ -242,6 +242,19 @@ class Ruleset(ABC, Generic[S, C]):
         the one the viewer may see (redacted); say nothing the viewer may not know. For
         explanations. Default: none."""
         return []
+
+    def names(self, state: S) -> dict[str, str]:
+        """Display names of the ids this ruleset's texts use beyond the read model's units and
+        sides: catalogue entries such as cards (``"mega_particle": "Mega-particle cannon"``) and
+        damage cards, by id, for text a person reads (:class:`domain.words.Names`). Only names
+        every side may know (a catalogue, not who holds what). Default: none (ids in
+        ``snake_case`` are then humanised)."""
+        return {}
+
+    def custom_dice(self) -> Sequence[CustomDie]:
+        """The custom dice this ruleset rolls (Armada's coloured dice), so that explanations show
+        a pool's dice by colour and icons. Default: none."""
+        return ()
 
     def glossary(self) -> dict[str, str]:
         """This ruleset's terms and what each means here, citing the rule (``"CR": "combat

@@ -1,7 +1,24 @@
 """Small helpers for text a person reads (log lines, refusals, explanations): names are written
-as words, never as Python reprs."""
+as words, never as Python reprs, internal ids or digests (issue 21 item 7).
+
+* :func:`value_text` writes any plain value as players read it: a list as ``"a, b"`` (or
+  ``"none"``), a mapping as ``"P1 57, P2 15"``, a yes/no for a flag, a sealed digest as
+  ``"sealed"``, never ``None``.
+* :class:`Names` turns the ids in a line of text into display names: each unit, side and card
+  a ruleset names (``Ruleset.names`` and the read model), and any other ``snake_case`` id
+  humanised (``graf_spee`` -> ``graf spee``), so a third party's ruleset reads acceptably too.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+HEX_DIGEST = re.compile(r"\b[0-9a-f]{40,}\b")
+"""A hash written out (a sealed commitment, a chain digest): never shown whole to a person."""
+SNAKE_ID = re.compile(r"(?<![\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w/-])")
+"""An internal id in ``snake_case`` (``full_steam``, ``mega_particle``) that no name covers."""
 
 
 def possessive(name: object) -> str:
@@ -9,3 +26,109 @@ def possessive(name: object) -> str:
     → ``graf_spee's`` (never a quoted repr followed by 's)."""
     text = str(name)
     return f"{text}'" if text.endswith("s") else f"{text}'s"
+
+
+def humanise(ident: str) -> str:
+    """An id as words when nothing names it: ``graf_spee`` -> ``graf spee``, ``drift_1`` ->
+    ``drift 1``."""
+    return ident.replace("_", " ")
+
+
+def is_digest(value: object) -> bool:
+    """Whether ``value`` is a written-out hash (40 or more hex digits)."""
+    return isinstance(value, str) and HEX_DIGEST.fullmatch(value) is not None
+
+
+def value_text(value: Any) -> str:
+    """Any plain value as a person reads it: ``[]`` -> ``none``, ``["a", "b"]`` -> ``a, b``,
+    ``{"P1": 57, "P2": 15}`` -> ``P1 57, P2 15``, ``True`` -> ``yes``, ``None`` -> ``none``,
+    a digest -> ``sealed``, a float shortened."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, str):
+        return "sealed" if is_digest(value) else value
+    if isinstance(value, Mapping):
+        parts = [f"{k} {value_text(v)}" for k, v in value.items() if v is not None]
+        return ", ".join(parts) or "none"
+    if isinstance(value, list | tuple | set | frozenset):
+        items = list(value)
+        if items and all(is_digest(v) for v in items):
+            return "1 sealed" if len(items) == 1 else f"{len(items)} sealed"
+        return ", ".join(value_text(v) for v in items) or "none"
+    return str(value)
+
+
+def list_text(items: Iterable[object], empty: str = "none") -> str:
+    """``["a", "b"]`` -> ``a, b``; nothing -> ``empty``."""
+    shown = [value_text(item) for item in items]
+    return ", ".join(shown) if shown else empty
+
+
+class Names:
+    """Display names for the ids a text may hold; :meth:`text` rewrites a line with them.
+
+    An id is replaced only where it stands as a whole token (not inside a longer id, a path or
+    a word); a possessive follows the name (``rebels'`` -> ``Rebel Alliance's``); an id no name
+    covers that is written in ``snake_case`` is humanised; a digest becomes ``sealed``."""
+
+    def __init__(self, names: Mapping[str, str] | None = None) -> None:
+        self.names = {k: v for k, v in (names or {}).items() if k and v and k != v}
+        ids = sorted(self.names, key=len, reverse=True)
+        self._pattern = (
+            re.compile(
+                r"(?<![\w./-])(" + "|".join(re.escape(i) for i in ids) + r")('s|')?(?![\w/-])"
+            )
+            if ids
+            else None
+        )
+
+    def name(self, ident: str) -> str:
+        """The display name of one id (humanised when none is known)."""
+        return self.names.get(ident) or humanise(ident)
+
+    def _named(self, match: re.Match[str]) -> str:
+        name = self.names[match.group(1)]
+        mark = match.group(2)
+        return name + (possessive(name)[len(name) :] if mark else "")
+
+    def text(self, line: str) -> str:
+        """``line`` with every known id as its name, other snake_case ids humanised and digests
+        written as ``sealed``."""
+        if not line:
+            return line
+        if self._pattern is not None:
+            line = self._pattern.sub(self._named, line)
+        line = HEX_DIGEST.sub("sealed", line)
+        return SNAKE_ID.sub(lambda m: humanise(m.group(1)), line)
+
+
+def unit_labels(units: Iterable[Any]) -> dict[str, str]:
+    """Unit id -> the name a person reads, from read-model units (``UnitView``): the unit's own
+    name, with its seat where it has one (``Andromeda (P1)``) and a number where several share
+    a name (``TIE Fighter Squadron 2``). Hidden placeholders are not named. Names are counted
+    among what one reader sees together: the public units, and each side's private cards apart
+    (a number must not tell that someone's hidden card shares a name)."""
+    units = [u for u in units if u.name and u.name != "hidden"]
+
+    def group(unit: Any) -> str | None:
+        return unit.side if getattr(unit, "private", False) else None
+
+    count: dict[tuple[str | None, str], int] = {}
+    for unit in units:
+        key = (group(unit), unit.name)
+        count[key] = count.get(key, 0) + 1
+    labels: dict[str, str] = {}
+    for unit in units:
+        label = unit.name
+        if count[(group(unit), unit.name)] > 1:
+            digits = re.search(r"(\d+)$", unit.id)
+            label += f" {digits.group(1)}" if digits else f" ({humanise(unit.id)})"
+        seat = unit.details.get("seat") if isinstance(unit.details, Mapping) else None
+        if isinstance(seat, str) and seat and seat not in label:
+            label += f" ({seat})"
+        labels[unit.id] = label
+    return labels

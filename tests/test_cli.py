@@ -88,8 +88,9 @@ def test_explain_attack_shows_dice_target_rule_and_odds(store: str) -> None:
     assert code == 0, out
     assert "[PL-4b]" in out and "[PL-4c]" in out and "[PL-4d]" in out
     assert re.search(r"needs at least \d+ \(\d+\+\)", out)
-    assert re.search(r"faces \[\d+\]", out)
-    assert re.search(r"chance of success before the roll: \d+/\d+ \(\d+\.\d%\)", out)
+    # Issue 21 item 8: the dice and the odds in words, never a Python list or a bare p=
+    assert re.search(r"d10 rolled \d+", out) and "faces [" not in out
+    assert re.search(r"chance of success \d+/\d+ \(\d+%\)", out)
     roll = next(e for e in body["events"] if e["topic"] == "wake.DiceRolled/1")
     code, out = wake("explain", gid, str(roll["seq"]), "--store", store)
     assert code == 0 and roll["payload"]["rule"] in out

@@ -187,7 +187,7 @@ def test_iron_oak_critical_table_roll_is_two_dice_added() -> None:
 def test_armada_dice_faces_and_brace() -> None:
     """SWA-DICE: the three dice's faces (red 2 blank, 2 hit, 2 crit, 1 accuracy, 1 hit+hit;
     blue 4 hit, 2 crit, 2 accuracy; black 2 blank, 4 hit, 2 hit+crit), numbered as a physical
-    game enters them; SWA-ATK 5: natural is the damage; SWA-DEF: Brace rounds up."""
+    game enters them; SWA-DEF: Brace rounds up."""
     text = _explained(
         "armada/core_deployment-last-ship",
         lambda f: (
@@ -195,12 +195,14 @@ def test_armada_dice_faces_and_brace() -> None:
         ),
     )
     terms = _terms(text, "armada")
-    faces = terms["faces"].meaning
-    assert "red 1–2 blank, 3–4 hit, 5–6 crit, 7 accuracy, 8 hit+hit" in faces
-    assert "blue 1–4 hit, 5–6 crit, 7–8 accuracy" in faces
-    assert "black 1–2 blank, 3–6 hit, 7–8 hit+crit" in faces and "SWA-DICE" in faces
-    assert "close range only" in terms["armada-black"].meaning
-    assert "SWA-ATK 5" in terms["natural"].meaning
+    # Issue 21 item 8: the dice are shown by colour and icons, each colour explained
+    assert "1–2 blank, 3–4 hit, 5–6 crit, 7 accuracy, 8 hit+hit" in terms["red dice"].meaning
+    blue = get_ruleset("armada").glossary()["blue dice"]
+    assert "1–4 hit, 5–6 crit, 7–8 accuracy" in blue
+    black = terms["black dice"].meaning
+    assert "1–2 blank, 3–6 hit, 7–8 hit+crit" in black and "SWA-DICE" in black
+    assert "close range only" in black
+    assert "needs 0+" not in text and "faces [" not in text
     assert "CR" not in terms  # "cr90" is a ship, not a combat result
     braced = _explained(
         "armada/core_deployment-last-ship",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from domain.engine import Fact, GameState, apply_fact, new_game
-from domain.explain import Explanation, explain_event, explanation_lines
+from domain.explain import Explanation, event_names, explain_event, explanation_lines
 from domain.record import read_record_file
 from tests.helpers import FIXTURES
 
@@ -77,11 +77,12 @@ def test_ships_attacks_name_the_range_and_where_each_target_stands(path: Path) -
             hits += 1
             continue
         attacks += 1
+        names = event_names(state, fact, None)  # issue 21 item 7: units by name
         assert segment in ("long", "medium", "short")
         assert len(ex.notes) == len(fact.payload["targets"])
         for target, note in zip(fact.payload["targets"], ex.notes, strict=True):
             unit = state.rules.units[target]
-            assert note.startswith(f"{target} stands in {unit.owner}'s {unit.box}")
+            assert note.startswith(f"{names.name(target)} stands in {unit.owner}'s {unit.box}")
             if unit.box == "vanguard":
                 assert "(ST-0)" in note
             else:
@@ -113,9 +114,10 @@ def test_iron_oak_fire_declarations_name_each_fires_range(path: Path) -> None:
     events = read_record_file(path).events
     words = {"point blank": "point_blank", "short": "short", "medium": "medium", "long": "long"}
     checked = 0
-    for fact, _, ex in _explained(
+    for fact, state, ex in _explained(
         path, lambda f: f.topic == "iron_oak.FireDeclared/1" and bool(f.payload["fires"])
     ):
+        names = event_names(state, fact, None)  # issue 21 item 7: units by name
         segment = []  # the events up to the next step: the fires' resolutions
         for later in events[fact.seq :]:
             if later.topic == "iron_oak.StepBegan/1":
@@ -124,7 +126,8 @@ def test_iron_oak_fire_declarations_name_each_fires_range(path: Path) -> None:
         assert len(ex.notes) == len(fact.payload["fires"])
         for fire, note in zip(fact.payload["fires"], ex.notes, strict=True):
             match = re.fullmatch(
-                rf"{re.escape(fire['firer'])} s{fire['section']} → {re.escape(fire['target'])}: "
+                rf"{re.escape(names.name(fire['firer']))} s{fire['section']} → "
+                rf"{re.escape(names.name(fire['target']))}: "
                 r"(point blank|short|medium|long) range \(IO-6\.1\)",
                 note,
             )

@@ -177,10 +177,11 @@ def test_marker_size_grows_with_strength() -> None:
 
 def test_hover_shows_full_status() -> None:
     text = hover_of(board_figure(continuous_view()), "exeter")
-    for part in ("EXETER", "exeter", "Heavy cruiser", "Royal Navy", "active", "2/4"):
+    for part in ("EXETER", "Heavy cruiser", "Royal Navy", "active", "2/4"):
         assert part in text
+    assert "exeter" not in text  # issue 21 item 7: the name, never the internal id
     assert "position: (10, 20)" in text
-    for line in ("speed_cm: 15", "hit: 4+", "moved: True"):
+    for line in ("speed_cm: 15", "hit: 4+", "moved: yes"):  # a flag as players say it
         assert line in text
     assert "target" not in text  # None details are skipped
 

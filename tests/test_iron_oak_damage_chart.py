@@ -33,6 +33,7 @@ from tests.test_iron_oak_turn import (
     scenario,
     submit,
 )
+from viewer.timeline import Timeline
 
 LEGACY_RECORD = FIXTURES / "legacy" / "iron_oak-1.0" / "hampton_roads-magazine.wake.json"
 
@@ -72,8 +73,8 @@ def last_fire(s: Session) -> int:
 
 
 def log_line(s: Session, index: int) -> str:
-    fact = s.facts[index]
-    return s.state.ruleset.describe(s.state.ruleset.events.load(fact.topic, fact.payload))
+    """The move list's line of fact ``index`` (units by name, issue 21 item 7)."""
+    return Timeline(s.header, s.facts).text(index + 1, None)
 
 
 # --------------------------------------------------------------------------- the d8 face

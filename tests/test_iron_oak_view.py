@@ -74,7 +74,8 @@ def test_grid_board_has_a_cell_per_box_with_its_depth(scenario: str) -> None:
     view = read_model(state)
     grid = state.scenario.grid
     assert view.ruleset == "iron_oak"
-    assert view.scenario == scenario
+    assert view.scenario == state.scenario.title  # issue 21 item 7: its title, not its id
+    assert view.scenario and view.scenario != scenario
     assert (view.board.kind, view.board.width, view.board.height) == ("grid", 5, 5)
     assert (grid.columns, grid.rows) == (5, 5)
     assert view.board.unit == "GB"

@@ -24,10 +24,12 @@ def test_a_side_reads_its_own_dials_and_not_the_others() -> None:
         revealed = [e.text for e in tl.sealed.committed_at(seq) if e.text is not None]
         if not revealed:  # never opened (the game ended first): its content is not in the record
             continue
+        say = tl.names_at(seq, by).text  # issue 21 item 7: "concentrate fire", not an id
         assert "your sealed choice" in mine, mine
-        assert all(text in mine for text in revealed)
+        assert all(say(text) in mine for text in revealed)
         assert "your sealed choice" not in tl.text(seq, other)
-        assert not any(text in tl.text(seq, other).split("[SWA-R2]")[-1] for text in revealed)
+        theirs = tl.text(seq, other).split("[SWA-R2]")[-1]
+        assert not any(text in theirs or say(text) in theirs for text in revealed)
         own[by] += 1
     assert own["empire"] and own["rebels"]
 

@@ -44,8 +44,10 @@ def test_an_armada_attack_report_holds_board_episode_odds_and_a_ruling(tmp_path:
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"<script[^>]+src=", page)  # opens offline: no external script
     assert "Plotly.newPlot" in page
-    for text in ("Rule SWA-ATK 5", "The whole episode", "SWA-ATK 1", "chance of this outcome"):
+    # the pool's odds named (issue 21 item 8): this damage or more, exactly this, expected
+    for text in ("Rule SWA-ATK 5", "The whole episode", "SWA-ATK 1", "or more", "of exactly"):
         assert text in page, text
+    assert "needs 0+" not in page and "faces [" not in page
     assert "ruling: evade = &quot;ltp_2015&quot;" in page
 
 

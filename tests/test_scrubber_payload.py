@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 from collections.abc import Iterator
 from functools import cache
@@ -85,7 +86,9 @@ def test_the_frames_are_the_read_models_at_every_event() -> None:
     assert payload["turns"] == [list(t) for t in tl.turn_starts]
     assert set(payload["series"]) == {"dmg_side", "dmg_unit", "vp", "luck"}
     kinds = {payload["kinds"][e[0]] for e in payload["events"]}
-    assert {"AttackDeclared", "CommandIssued", "DiceRolled"} <= kinds
+    # Issue 21 item 7: the Kind filter lists kinds in words, never event class names
+    assert {"attack declared", "order", "dice roll"} <= kinds
+    assert not any(re.search(r"[a-z][A-Z]", kind) for kind in kinds)
 
 
 def test_the_payload_is_compact() -> None:

@@ -186,8 +186,9 @@ def test_a_forged_record_shows_no_forged_content_to_the_umpire_io_3_2() -> None:
     ship = reveal["payload"]["ship"]
     commit = max(s for s in tl.sealed.commits if s < reveal["seq"])
     line = tl.text(commit, None)
-    assert f"{ship} order card (turn 1): never revealed" in line
-    assert "maneuver_2" not in line
+    say = tl.names_at(commit, None).text  # issue 21 item 7: ships and orders by name
+    assert say(f"{ship} order card (turn 1): never revealed") in line
+    assert "maneuver_2" not in line and "maneuver 2" not in line
     assert not tl.sealed.opened_at(reveal["seq"])
 
 
@@ -201,20 +202,21 @@ def test_the_umpire_reads_the_content_at_the_seal_not_yet_revealed(path: Path) -
     assert tl.sealed.commits
     for seq, entries in tl.sealed.commits.items():
         line = tl.text(seq, None)
-        assert line.startswith(f"{tl.events[seq - 1].text}{NOTE}, {NOT_YET}: ")
+        say = tl.names_at(seq, None).text  # issue 21 item 7: units and orders by name
+        assert line.startswith(f"{tl.events[seq - 1].text}{say(NOTE)}, {NOT_YET}: ")
         for entry in entries:
-            assert entry.line() in line
+            assert say(entry.line()) in line
             explained = tl.sealed_lines(seq, None)
-            assert f"sealed at event {seq}: {entry.line(seq)}" in explained
+            assert say(f"sealed at event {seq}: {entry.line(seq)}") in explained
             if entry.revealed_at is not None:
-                assert f"{entry.label} = {entry.text} (revealed at event {entry.revealed_at})" in (
-                    line
-                )
+                assert say(
+                    f"{entry.label} = {entry.text} (revealed at event {entry.revealed_at})"
+                ) in (line)
                 assert f"revealed at event {entry.revealed_at}; {NOT_YET}" in entry.line(seq)
-                assert any(
-                    x.startswith(f"opens the seal of event {seq}: {entry.label} = ")
-                    for x in tl.sealed_lines(entry.revealed_at, None)
+                opened = tl.names_at(entry.revealed_at, None).text(
+                    f"opens the seal of event {seq}: {entry.label} = "
                 )
+                assert any(x.startswith(opened) for x in tl.sealed_lines(entry.revealed_at, None))
     order = tl.events[next(iter(tl.sealed.commits)) - 1].command
     in_order = [e.seq for e in tl.events if e.command == order]
     assert all(tl.sealed_lines(s, None) for s in in_order)  # the order and what it caused
@@ -229,10 +231,12 @@ def test_a_side_never_reads_the_umpires_note(path: Path) -> None:
         for seq in range(1, tl.length + 1):
             text = tl.text(seq, side)
             assert NOTE not in text and NOT_YET not in text, (side, seq)
-            assert not tl.sealed_lines(seq, side)
+            # issue 21 item 3: only its own sealed choices, never the umpire's lines
+            assert all(x.startswith("your sealed choice") for x in tl.sealed_lines(seq, side))
         for seq in tl.sealed.commits:
             redacted = tl.ruleset.redact(tl.decoded[seq - 1], side)
-            assert tl.text(seq, side) == tl.ruleset.describe(redacted)
+            shown = tl.names_at(seq, side).text(tl.ruleset.describe(redacted))
+            assert tl.text(seq, side).startswith(shown)
 
 
 @pytest.mark.parametrize("path", [IRON_OAK, ARMADA, SHIPS], ids=lambda p: p.parent.name)

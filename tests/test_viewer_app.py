@@ -18,6 +18,7 @@ from domain.record import read_record_file
 from domain.store import GameStore
 from tests.helpers import FIXTURES, RECORDS
 from viewer.loading import LoadError, from_bytes
+from viewer.timeline import Timeline
 
 APP = str(Path(__file__).resolve().parents[1] / "viewer" / "app.py")
 RIVER_PLATE_ID = "00000000-0000-4000-8000-000000000001"
@@ -143,8 +144,10 @@ def test_explain_panel_for_an_attack(store_path: str, monkeypatch: pytest.Monkey
     text = _plain("\n".join(m.value for m in at.markdown))
     text += "\n".join(t.value for t in at.text)  # the rolls are plain text
     assert "rule **PL-4b**" in text and "rule **PL-4c**" in text and "rule **PL-4d**" in text
-    assert "needs at least" in text and "faces [" in text
-    assert "chance of this outcome" in text
+    assert "needs at least" in text and "d10 rolled" in text
+    # Issue 21 items 7 and 8: the odds named, no Python list, names not ids
+    assert "chance of success" in text and "faces [" not in text
+    assert "graf_spee" not in text
 
 
 def test_unknown_game_says_so_and_opens_none(
@@ -258,11 +261,15 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
         f"{reveal.payload['order']} (revealed at event {reveal.seq}; not yet revealed at this "
         "moment)"
     )
+    # issue 21 item 7: the ship and the order in words ("USS Cumberland", "maneuver 1")
+    names = Timeline(rec.header, rec.events).names_at(sealed.seq, None)
+    expected = names.text(expected)
+    assert ship not in expected
     at = _app(store_path, monkeypatch, game=IO_ID, event=str(sealed.seq))
     assert any(expected in t.value for t in at.text)
     assert any("Sealed choices (umpire only" in c.value for c in at.caption)
     line = _payload(at)["events"][sealed.seq - 1][3]
-    assert f"{ship} order card (turn 1) = {reveal.payload['order']}" in line
+    assert names.text(f"{ship} order card (turn 1) = {reveal.payload['order']}") in line
     assert "not yet revealed at this moment" in line
     issued = [f for f in rec.events[: sealed.seq] if f.topic == "wake.CommandIssued/1"]
     owner = issued[-1].payload["side"]  # the order behind the sealing event
@@ -273,7 +280,7 @@ def test_the_umpire_reads_sealed_order_cards_where_they_were_sealed(
         assert not any("Sealed choices (umpire only" in c.value for c in at.caption)
         line = _payload(at)["events"][sealed.seq - 1][3]
         assert " — umpire" not in line
-        own = f"{ship} order card (turn 1) = {reveal.payload['order']}"
+        own = names.text(f"{ship} order card (turn 1) = {reveal.payload['order']}")
         assert (own in line) == (side == owner), (side, owner, line)
         assert any("your sealed choice" in t.value for t in at.text) == (side == owner)
 

@@ -26,7 +26,14 @@ from domain.analysis.run import plan
 from domain.annotations import Annotation, shown_to
 from domain.engine import decode
 from domain.errors import WakeError
-from domain.explain import Explanation, explain_event, percent
+from domain.explain import (
+    Explanation,
+    command_line,
+    explain_event,
+    outcome_line,
+    percent,
+    roll_lines,
+)
 from domain.importing import import_record
 from domain.links import links_of
 from domain.read_model import redact_view, sides_label
@@ -473,13 +480,13 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
 
     if redacted != decode(before, fact):
         st.info("Sealed: this event holds hidden information not yet revealed to this side.")
-        sealed = tl.ruleset.describe(redacted)
+        sealed = tl.text(event, viewer)
         st.text(sealed, help=tip(sealed))
         return
     # Everything below comes from the record: Markdown elements get it escaped, free text goes
     # out as plain text (st.text / st.code), never as HTML. Tooltips (help=) are Markdown too:
     # viewer.glossary escapes the terms and meanings it puts there.
-    ex: Explanation = explain_event(before, tl.facts, event - 1, viewer)
+    ex: Explanation = explain_event(before, tl.facts, event - 1, viewer, tl.names_at(event, viewer))
     st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}", help=tip(ex.text))
     st.caption(_md(f"{ex.topic}{' · automatic' if ex.automatic else ''}"))
     if ex.notes:  # what the state before it makes of the event (an attack's range, zones)
@@ -488,12 +495,8 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
     if ex.rule:
         st.markdown(f"**Rule {_md(ex.rule)}**: {_md(ex.rule_summary)}", help=tip(ex.rule_summary))
     if ex.command is not None:
-        dice = f" · dice entered: {ex.command.dice}" if ex.command.dice else ""
-        st.markdown(
-            f"**Order #{ex.command.index}** by {_md(ex.command.side or 'umpire')}{_md(dice)}: "
-            f"{_md(ex.command.sentence)}",
-            help=tip(ex.command.sentence),
-        )
+        order = command_line(ex.command)  # in words: no reprs, names not ids (issue 21)
+        st.markdown(f"**Order** {_md(order)}", help=tip(ex.command.sentence))
         if ex.command.notes:  # what the order's cards do (plain text from data files)
             cards = "\n".join(ex.command.notes)
             st.text(cards, help=tip(cards))
@@ -527,24 +530,12 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
             )
             if roll.subject or roll.target:
                 st.caption(_md(f"{roll.subject or '–'} → {roll.target or '–'} · event {roll.seq}"))
-            for line in roll.rolls:
-                text = (
-                    f"{line.label}: {line.side or '–'} rolls {line.expression} → "
-                    f"faces {line.faces} (natural {line.natural})"
-                )
-                for m in line.modifiers:
-                    text += f"\n    {m.value:+d} [{m.rule}] {m.reason} — {m.rule_summary}"
-                if line.floor is not None:
-                    text += f"\n    floor {line.floor}"
-                text += f"\n    → total {line.total}"
+            for line in roll.rolls:  # dice as players see them (issue 21 item 8)
+                text = "\n".join(roll_lines(line))
                 st.text(text, help=tip(text))
             comparison = f"Comparison: {roll.comparison}"
             st.text(comparison, help=tip(comparison))
-            st.markdown(
-                f"Outcome: **{_md(roll.outcome)}** · chance of this outcome "
-                f"**{_md(percent(roll.p_outcome))}** · chance of success "
-                f"{_md(percent(roll.p_success))}"
-            )
+            st.text(outcome_line(roll))
     if ex.linked:
         linked = "\n".join(ex.linked)
         st.caption("Other rolls of this order, and the event each decided")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 
 from domain.read_model import Detail, FeatureView, OverlayView, ShapeView, UnitView
+from domain.words import value_text
 
 # Okabe-Ito colour-blind-friendly palette, in side order.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -37,11 +38,8 @@ TALL_BOARD_HEIGHT = 760
 
 
 def _fmt(value: Detail | float) -> str:
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)
+    """A detail as players read it: yes/no, short numbers, lists in words (issue 21 item 7)."""
+    return value_text(value)
 
 
 def _esc(text: str) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from domain.read_model import GameView, UnitView
+from domain.words import Names, unit_labels
 from viewer.board_geometry import (
     _draw_features,
     _draw_overlays,
@@ -102,9 +103,12 @@ def _spread(groups: dict[Point, list[str]]) -> dict[str, Point]:
     return placed
 
 
-def _hover(unit: UnitView, side_name: str, where: str) -> str:
+def _hover(unit: UnitView, side_name: str, where: str, names: Names | None = None) -> str:
+    """A unit's hover: its name, side, state and details, with the units and cards its
+    details name written as their names (``names``: ``view_names`` of the view)."""
+    say = names.text if names is not None else str
     lines = [
-        f"<b>{_esc(unit.name)}</b> ({_esc(unit.id)})",
+        f"<b>{_esc(unit.name)}</b>",
         f"kind: {_esc(unit.kind)}",
         f"side: {_esc(side_name)}",
         f"status: {_esc(unit.status)}",
@@ -113,8 +117,16 @@ def _hover(unit: UnitView, side_name: str, where: str) -> str:
     ]
     if unit.heading is not None:
         lines.append(f"heading: {_fmt(unit.heading)}°")
-    lines += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in unit.details.items() if v is not None]
+    lines += [
+        f"{_esc(k)}: {_esc(say(_fmt(v)))}" for k, v in unit.details.items() if v not in (None, "")
+    ]
     return "<br>".join(lines)
+
+
+def view_names(view: GameView) -> Names:
+    """The display names of a view's units and sides, for its hovers (issue 21 item 7)."""
+    sides = {s.id: s.name for s in view.sides if s.id.islower()}
+    return Names({**sides, **unit_labels(view.units)})
 
 
 def _where(unit: UnitView, seat: str | None = None) -> str:
@@ -198,6 +210,7 @@ def _unit_trace(
     colour: str,
     *,
     out: bool,
+    names: Names | None = None,
 ) -> go.Scatter:
     marker: dict[str, Any]
     if out:
@@ -223,7 +236,7 @@ def _unit_trace(
         textposition="top center",
         textfont={"size": 10, "color": "#888888" if out else "#222222"},
         customdata=[u.id for u in units],
-        hovertext=[_hover(u, side_name, where[u.id]) for u in units],
+        hovertext=[_hover(u, side_name, where[u.id], names) for u in units],
         hovertemplate="%{hovertext}<extra></extra>",
         marker=marker,
     )
@@ -389,7 +402,7 @@ def _draw_highlight(
             arrowwidth=2,
             arrowcolor=colour,
             standoff=_marker_size(unit) / 2 + 2 if unit else 0,  # stop at the marker's edge
-            hovertext=f"{_esc(uid)} moves",
+            hovertext=f"{_esc(unit.name if unit else uid)} moves",
         )
     first = True
     for attacker, target in highlight.attacks:
@@ -406,7 +419,11 @@ def _draw_highlight(
                 mode="lines",
                 line={"color": ATTACK_COLOUR, "dash": "dash", "width": 2},
                 customdata=[attacker, target],
-                hovertemplate=f"{_esc(attacker)} → {_esc(target)}<extra>attack</extra>",
+                hovertemplate=(
+                    f"{_esc(units[attacker].name if attacker in units else attacker)} → "
+                    f"{_esc(units[target].name if target in units else target)}"
+                    "<extra>attack</extra>"
+                ),
             )
         )
         first = False
@@ -511,6 +528,7 @@ def board_figure(
     names = {s.id: s.name for s in view.sides}
     colours = side_colours(side_ids)
     pts, where = _placements(view)
+    hover_names = view_names(view)
 
     fig = go.Figure()
     _draw_board(fig, view)
@@ -526,9 +544,11 @@ def board_figure(
         active = [u for u in drawn if u.status == "active"]
         out = [u for u in drawn if u.status != "active"]
         args = (pts, where, name, colours[sid])
-        fig.add_trace(_unit_trace(name, f"side{i}", active, *args, out=False))
+        fig.add_trace(_unit_trace(name, f"side{i}", active, *args, out=False, names=hover_names))
         if out:
-            fig.add_trace(_unit_trace(f"{name} (out)", f"out{i}", out, *args, out=True))
+            fig.add_trace(
+                _unit_trace(f"{name} (out)", f"out{i}", out, *args, out=True, names=hover_names)
+            )
     if highlight is not None:
         _draw_highlight(fig, view, highlight, pts, colours)
 

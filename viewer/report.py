@@ -21,7 +21,16 @@ from typing import Any
 from domain.annotations import Annotation
 from domain.engine import Fact, decode, replay
 from domain.errors import NoSuchEvent
-from domain.explain import Explanation, explain_event, percent
+from domain.explain import (
+    Explanation,
+    command_line,
+    event_names,
+    event_text,
+    explain_event,
+    outcome_line,
+    percent,
+    roll_lines,
+)
 from domain.header import GameHeader
 from domain.rerun import Ruling, rerun
 from viewer.figures import board_figure, board_height
@@ -57,11 +66,7 @@ def _explanation_html(ex: Explanation) -> str:
     if ex.rule:
         parts.append(f"<p><b>Rule {_e(ex.rule)}</b>: {_e(ex.rule_summary)}</p>")
     if ex.command is not None:
-        dice = f", dice entered: {_e(ex.command.dice)}" if ex.command.dice else ""
-        parts.append(
-            f"<p><b>Order #{ex.command.index}</b> by {_e(ex.command.side or 'umpire')}: "
-            f"{_e(ex.command.sentence)}{dice}</p>"
-        )
+        parts.append(f"<p><b>Order</b> {_e(command_line(ex.command))}</p>")
     if ex.chance is not None:
         note = f" ({_e(ex.chance_note)})" if ex.chance_note else ""
         parts.append(f"<p>Chance of this outcome: <b>{_e(percent(ex.chance))}</b>{note}</p>")
@@ -79,22 +84,12 @@ def _explanation_html(ex: Explanation) -> str:
     for roll in ex.rolls:
         lines = [f"{roll.purpose} [{roll.rule}] (event {roll.seq}): {roll.rule_summary}"]
         if roll.subject or roll.target:
-            lines.append(f"  unit {roll.subject or '-'} -> {roll.target or '-'}")
+            lines.append(f"  {roll.subject or 'no unit'} -> {roll.target or 'no target'}")
         for line in roll.rolls:
-            lines.append(
-                f"  {line.label}: {line.side or '-'} rolls {line.expression}, faces {line.faces}"
-                f" (natural {line.natural})"
-            )
-            for mod in line.modifiers:
-                lines.append(f"    {mod.value:+d} [{mod.rule}] {mod.reason} - {mod.rule_summary}")
-            if line.floor is not None:
-                lines.append(f"    floor {line.floor}")
-            lines.append(f"    total {line.total}")
+            lines += [f"  {text}" for text in roll_lines(line)]
         lines += [
             f"  comparison: {roll.comparison}",
-            f"  outcome: {roll.outcome}",
-            f"  chance of success before the roll: {percent(roll.p_success)}",
-            f"  chance of this outcome: {percent(roll.p_outcome)}",
+            f"  {outcome_line(roll)}",
             f"  value {roll.value} against an expected {roll.expected}",
         ]
         parts.append(f"<pre>{_e(chr(10).join(lines))}</pre>")
@@ -164,16 +159,23 @@ def build_report(header: GameHeader, facts: Sequence[Fact], request: ReportReque
     seen = ruleset.redact(event, request.viewer)
     if seen != event:  # as in the viewer: a side sees what it may of a sealed event, no more
         explanation = replace(
-            explanation, text=ruleset.describe(seen), command=None, rolls=[], notes=()
+            explanation,
+            text=event_names(before, facts[index], request.viewer).text(event_text(ruleset, seen)),
+            command=None,
+            rolls=[],
+            notes=(),
         )
     view = ruleset.read_model(after.rules)
     figure = board_figure(view, height=board_height(view))
     board = figure.to_html(full_html=False, include_plotlyjs=True, config={"responsive": True})
     who = request.viewer or "the umpire (everything)"
     sides = ", ".join(s.name for s in header.sides)
+    side_names = {s.id: s.name for s in header.sides}
     result = after.result
     state_line = (
-        f"{result.winner or 'draw'} ({result.reason})" if result is not None else "in progress"
+        f"{side_names.get(result.winner or '', result.winner or 'draw')} ({result.reason})"
+        if result is not None
+        else "in progress"
     )
     body = [
         f"<h1>Dispute report: event {request.event} of "

@@ -10,6 +10,7 @@ models and a few payload conventions (fields ``side``, ``unit``, ``attacker``, `
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,6 +19,7 @@ from typing import Any
 
 from domain.engine import Fact, GameState, apply_event, decode, fold, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
+from domain.explain import event_text
 from domain.header import GameHeader
 from domain.read_model import GameView
 from domain.reveals import (
@@ -28,9 +30,33 @@ from domain.reveals import (
     own_note,
     umpire_note,
 )
+from domain.words import Names, unit_labels
 
 CHECKPOINT_EVERY = 100
-UNIT_FIELDS = ("unit", "attacker", "firer", "ship", "target", "subject")
+LUCK_MARK = " (a chance of "
+"""How a lucky or unlucky swing's caption gives the chance of what happened."""
+ACTOR_FIELDS = ("unit", "attacker", "firer", "ship", "target", "subject")
+UNIT_FIELDS = (
+    "unit",
+    "attacker",
+    "firer",
+    "ship",
+    "target",
+    "subject",
+    "defender",
+    "targets",
+    "ships",
+    "units",
+    "squadron",
+    "squadrons",
+    "victim",
+    "lost",
+    "destroyed",
+    "hit",
+)
+"""Payload fields that name units: the actor, and the units an event acts on (targets,
+defenders, units damaged or lost), so the move list's unit filter finds an attack under its
+target too (issue 21 item 5). A list or a mapping keyed by unit id counts each unit."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +98,35 @@ def _kind(topic: str) -> str:
     return topic.split("/")[0].rsplit(".", 1)[-1]
 
 
-def _units(payload: dict[str, Any]) -> tuple[str, ...]:
-    found = [payload[k] for k in UNIT_FIELDS if isinstance(payload.get(k), str)]
+KIND_WORDS = {"CommandIssued": "order", "DiceRolled": "dice roll", "CardDrawn": "card drawn"}
+
+
+def kind_name(kind: str) -> str:
+    """An event kind as players read it in the move list's filter: ``AttackDeclared`` ->
+    ``attack declared``, ``CommandIssued`` -> ``order`` (issue 21 item 7)."""
+    if kind in KIND_WORDS:
+        return KIND_WORDS[kind]
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", kind)
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words) or kind
+
+
+def _ids(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, str)]
+    if isinstance(value, dict):
+        return [k for k in value if isinstance(k, str)]
+    return []
+
+
+def _units(payload: dict[str, Any], known: Any = None) -> tuple[str, ...]:
+    """The units an event names: the actor first, then the units it acts on. A field of
+    :data:`ACTOR_FIELDS` names a unit when it holds text; any other field of
+    :data:`UNIT_FIELDS` (a list, a mapping by id) only for the ids in ``known``."""
+    found = [payload[k] for k in ACTOR_FIELDS if isinstance(payload.get(k), str)]
+    if known is not None:
+        found += [u for k in UNIT_FIELDS for u in _ids(payload.get(k)) if u in known]
     return tuple(dict.fromkeys(found))
 
 
@@ -113,6 +166,19 @@ class Timeline:
         self.unit_names = {u.id: u.name for u in view.units}
         self.unit_side = {u.id: u.side for u in view.units}
         self.side_names = {s.id: s.name for s in view.sides}
+        # display names for text (issue 21 item 7): the ruleset's catalogue, the sides whose ids
+        # are internal (``royal_navy``; a seat such as ``P1`` or ``USA`` reads as it is), and
+        # each unit as the read model names it from the moment it is on the table
+        self._fixed_names = {
+            **self.ruleset.names(state.rules),
+            **{s.id: s.name for s in view.sides if s.id.islower()},
+        }
+        self._known: dict[str, tuple[str, bool, str]] = {}  # id -> (label, private, side)
+        self._name_seqs: list[int] = []
+        self._name_maps: list[dict[str, tuple[str, bool, str]]] = []
+        self._names_cache: dict[tuple[int, str | None], Names] = {}
+        self.known_units: set[str] = set()
+        self._learn_names(0, view)
         self._record_series(0, view)
         self.turn_starts.append((view.turn, 0))
         self.phase_starts.append((view.phase, 0))
@@ -130,12 +196,13 @@ class Timeline:
             if state.rules is not before.rules:
                 new_view = self.ruleset.read_model(state.rules)
                 self._record_changes(fact.seq, view, new_view)
+                self._learn_names(fact.seq, new_view)
                 view = new_view
             if fact.seq % self.every == 0:
                 self._checkpoints.append(state)
             payload = fact.payload
             self.decoded.append(event)
-            text = self._line(event)
+            text = self.names_at(fact.seq, None).text(self._line(event))
             side = _side(payload, fact.topic)
             if fact.topic == CommandIssued.TOPIC:
                 side = payload.get("side")
@@ -147,7 +214,7 @@ class Timeline:
                     kind=_kind(fact.topic),
                     automatic=fact.automatic,
                     side=side,
-                    units=_units(payload),
+                    units=_units(payload, self.known_units),
                     turn=view.turn,
                     phase=view.phase,
                     text=text,
@@ -193,12 +260,47 @@ class Timeline:
 
     # --- building --------------------------------------------------------------------------
 
+    def _learn_names(self, seq: int, view: GameView) -> None:
+        """Note the name of every unit of ``view`` (from event ``seq`` on). A unit once public
+        stays named for everyone; a private one (a card in hand) only for its own side."""
+        labels = unit_labels(view.units)
+        changed = False
+        for unit in view.units:
+            label = labels.get(unit.id)
+            if label is None:
+                continue
+            self.known_units.add(unit.id)
+            old = self._known.get(unit.id)
+            entry = (label, unit.private and (old is None or old[1]), unit.side)
+            if old != entry:
+                self._known[unit.id] = entry
+                changed = True
+        if changed or not self._name_maps:
+            self._name_seqs.append(seq)
+            self._name_maps.append(dict(self._known))
+
+    def names_at(self, seq: int, viewer: str | None) -> Names:
+        """The display names ``viewer`` knows after event ``seq`` (``None``: the umpire)."""
+        i = max(0, bisect.bisect_right(self._name_seqs, seq) - 1)
+        key = (i, viewer)
+        names = self._names_cache.get(key)
+        if names is None:
+            units = {
+                uid: label
+                for uid, (label, private, side) in self._name_maps[i].items()
+                if viewer is None or not private or side == viewer
+            }
+            names = self._names_cache[key] = Names({**self._fixed_names, **units})
+        return names
+
     def _record_series(self, seq: int, view: GameView) -> None:
         per_side: dict[str, float] = {s.id: 0.0 for s in view.sides}
+        # one line per unit, named so that six TIE squadrons stay six (issue 21 item 7)
+        labels = unit_labels(u for u in view.units if not u.private)
         for unit in view.units:
             if unit.private:  # hidden cards: never damaged, and their names are secret
                 continue
-            self.damage_unit.add(unit.name, seq, float(unit.damage))
+            self.damage_unit.add(labels.get(unit.id, unit.name), seq, float(unit.damage))
             per_side[unit.side] = per_side.get(unit.side, 0.0) + unit.damage
         for side in view.sides:
             self.damage_side.add(side.name, seq, per_side.get(side.id, 0.0))
@@ -211,21 +313,24 @@ class Timeline:
         if new.phase != old.phase or new.turn != old.turn:
             self.phase_starts.append((new.phase, seq))
         was = {u.id: u.status for u in old.units}
+        labels = unit_labels(u for u in new.units if not u.private)
         for unit in new.units:
             if unit.private:  # a hidden card: its name is secret, and it is never destroyed
                 continue
             if was.get(unit.id) == "active" and unit.status != "active":
-                self.swings.append(Swing(seq, "kill", f"{unit.name} {unit.status}"))
+                name = labels.get(unit.id, unit.name)
+                self.swings.append(Swing(seq, "kill", f"{name} {unit.status}"))
 
     def _add_luck_swings(self, rolls: list[tuple[Fraction, bool, int, str]], top: int = 5) -> None:
         """The luckiest (least likely successes) and unluckiest (least likely failures) rolls."""
         lucky = sorted((r for r in rolls if r[1]), key=lambda r: (r[0], r[2]))[:top]
         unlucky = sorted((r for r in rolls if not r[1]), key=lambda r: (r[0], r[2]))[:top]
         self.swings += [
-            Swing(seq, "lucky", f"{text} (p={float(p):.0%})") for p, _, seq, text in lucky
+            Swing(seq, "lucky", f"{text}{LUCK_MARK}{float(p):.0%})") for p, _, seq, text in lucky
         ]
         self.swings += [
-            Swing(seq, "unlucky", f"{text} (p={float(p):.0%})") for p, _, seq, text in unlucky
+            Swing(seq, "unlucky", f"{text}{LUCK_MARK}{float(p):.0%})")
+            for p, _, seq, text in unlucky
         ]
 
     # --- queries ---------------------------------------------------------------------------
@@ -267,11 +372,12 @@ class Timeline:
         a side sees hidden information only once revealed, via ``Ruleset.redact``)."""
         info = self.events[seq - 1]
         if viewer is None:  # what a sealed choice made here turns out to be, when revealed
-            return info.text + umpire_note(self.sealed.committed_at(seq), seq)
+            note = umpire_note(self.sealed.committed_at(seq), seq)
+            return info.text + (self.names_at(seq, None).text(note) if note else "")
         if not self.ruleset.meta.hidden_information:
             return info.text
         line = self._line(self.ruleset.redact(self.decoded[seq - 1], viewer))
-        return line + own_note(self._own(seq, viewer), seq)
+        return self.names_at(seq, viewer).text(line + own_note(self._own(seq, viewer), seq))
 
     def _own(self, seq: int, viewer: str) -> list[Opened]:
         """The choices sealed at event ``seq`` by ``viewer``'s own orders (with their content
@@ -295,7 +401,8 @@ class Timeline:
         if viewer is not None:  # a side: only what its own orders sealed (issue 21 item 3)
             made = self._order_seals.get(info.command, []) if info.command is not None else []
             own = [e for s in made or [seq] for e in self._own(s, viewer) if e.text is not None]
-            return [f"your sealed choice at event {e.seq}: {e.label} = {e.text}" for e in own]
+            say = self.names_at(seq, viewer).text
+            return [say(f"your sealed choice at event {e.seq}: {e.label} = {e.text}") for e in own]
         made = self._order_seals.get(info.command, []) if info.command is not None else []
         entries: list[Opened] = [e for s in made or [seq] for e in self.sealed.committed_at(s)]
         lines = [f"sealed at event {e.seq}: {e.line(seq)}" for e in entries]
@@ -304,15 +411,13 @@ class Timeline:
             "to the committed digest)"
             for e in self.sealed.opened_at(seq)
         ]
-        return lines
+        names = self.names_at(seq, None)
+        return [names.text(line) for line in lines]
 
     def _line(self, event: DomainEvent) -> str:
         """One log line; an order reads as a sentence (``Ruleset.describe_order``), never as
         a raw dict or with a salt."""
-        if isinstance(event, CommandIssued):
-            who = event.side or "umpire"
-            return f"order #{event.index} by {who}: {self.ruleset.describe_order(event.command)}"
-        return self.ruleset.describe(event)
+        return event_text(self.ruleset, event)
 
     def next_swing(self, seq: int) -> Swing | None:
         return next((s for s in self.swings if s.seq > seq), None)
@@ -350,7 +455,7 @@ class Timeline:
         view (its odds kept); a kill names a unit every side sees."""
         if swing.kind == "kill" or viewer is None or not self.ruleset.meta.hidden_information:
             return swing.text
-        odds = swing.text[swing.text.rfind(" (p=") :] if " (p=" in swing.text else ""
+        odds = swing.text[swing.text.rfind(LUCK_MARK) :] if LUCK_MARK in swing.text else ""
         return self.text(swing.seq, viewer) + odds
 
     def result_text(self) -> str:

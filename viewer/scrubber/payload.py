@@ -27,8 +27,9 @@ from domain.engine import apply_event, new_game
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.links import links_of
 from domain.read_model import GameView, UnitView, redact_view
+from domain.words import unit_labels
 from viewer.figures import _label_point, _outline, board_height
-from viewer.timeline import Timeline, _side, _units
+from viewer.timeline import LUCK_MARK, Timeline, _side, _units, kind_name
 
 FORMAT = 1
 
@@ -135,7 +136,7 @@ def _event_fields(
         event = tl.ruleset.redact(event, viewer)
     payload = event.model_dump(mode="json")
     side = payload.get("side") if topic == CommandIssued.TOPIC else _side(payload, topic)
-    units = _units(payload)
+    units = _units(payload, tl.known_units)
     lines = [[link.source, link.target, link.label] for link in links_of(payload)]
     return (side if isinstance(side, str) else None), units, lines or None
 
@@ -164,8 +165,8 @@ def build_payload(tl: Timeline, viewer: str | None) -> dict[str, Any]:
             deltas.append(0)
         side, units, attack = _event_fields(tl, event, fact.topic, viewer)
         kind = kind_index.setdefault(info.kind, len(kinds))
-        if kind == len(kinds):
-            kinds.append(info.kind)
+        if kind == len(kinds):  # the kind as players read it (issue 21 item 7)
+            kinds.append(kind_name(info.kind))
         events.append(
             [
                 kind,
@@ -215,8 +216,9 @@ def _kills(seq: int, old: GameView, new: GameView) -> list[list[Any]]:
     """Units put out of play by event ``seq``, from the views as the viewer sees them (the
     timeline's own kill swings read the whole state: a hidden card's name is not for a side)."""
     was = {u.id: u.status for u in old.units}
+    labels = unit_labels(u for u in new.units if not u.private)
     return [
-        [seq, "kill", f"{u.name} {u.status}"]
+        [seq, "kill", f"{labels.get(u.id, u.name)} {u.status}"]
         for u in new.units
         if was.get(u.id) == "active" and u.status != "active"
     ]
@@ -229,8 +231,8 @@ def _swing_text(
     if seq not in rolls:
         return text
     line = tl.text(seq, viewer)
-    if kind in ("lucky", "unlucky") and "(p=" in text:
-        line += text[text.rindex(" (p=") :]
+    if kind in ("lucky", "unlucky") and LUCK_MARK in text:
+        line += text[text.rindex(LUCK_MARK) :]
     return line
 
 

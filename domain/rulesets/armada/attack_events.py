@@ -68,7 +68,12 @@ class PoolDie(BaseModel):
 
 
 def _dice(dice: list[PoolDie]) -> str:
-    return "[" + ", ".join(str(d) for d in dice) + "]"
+    """Dice as players see them, by colour in throw order: ``red: blank, hit+hit; blue: hit``
+    (issue 21 item 8)."""
+    groups: dict[str, list[str]] = {}
+    for die in dice:
+        groups.setdefault(die.colour, []).append("+".join(die.icons) or "blank")
+    return "; ".join(f"{colour}: {', '.join(faces)}" for colour, faces in groups.items()) or "none"
 
 
 # --------------------------------------------------------------------------- the attack
@@ -416,18 +421,25 @@ def describe(event: DomainEvent) -> str | None:
     """One log line for an event of this module (None for any other event)."""
     match event:
         case AttackDeclared():
-            source = f"{event.attacker} {event.zone}" if event.zone else event.attacker
+            source = event.attacker  # its hull zone is the arc named below
             target = (
                 f"{event.defender} {event.defending_zone}"
                 if event.defending_zone
                 else event.defender
             )
             extra = "additional target: " if event.additional else ""
-            obstructed = ", obstructed" if event.obstructed else ""
-            return f"{extra}{source} attacks {target} at {event.range} range{obstructed}"
+            arc = f" from its {event.zone} arc" if event.zone else ""
+            measured = f", distance {event.distance}" if event.distance else ""
+            sight = "obstructed" if event.obstructed else "not obstructed"
+            return (
+                f"{extra}{source} attacks {target}{arc} at {event.range} range{measured}"
+                f" ({sight})"
+            )
         case AttackDiceGathered():
             pool = f"{event.red} red, {event.blue} blue, {event.black} black"
-            return f"gathers {pool}" + (f"; to remove: {event.removals}" if event.removals else "")
+            return f"gathers {pool}" + (
+                f"; to remove: {', '.join(event.removals)}" if event.removals else ""
+            )
         case AttackDieRemoved():
             return f"removes a {event.colour} die [{event.rule}] {event.reason}".rstrip()
         case AttackDiceRolled():

@@ -11,7 +11,7 @@ import orjson
 from domain.cards import HIDDEN_CARD
 from domain.commands import OrderParser
 from domain.data_versions import ShippedData
-from domain.dice import DiceSource, SeededDice
+from domain.dice import ARMADA_BLACK, ARMADA_BLUE, ARMADA_RED, CustomDie, DiceSource, SeededDice
 from domain.errors import WakeError
 from domain.events import CommandIssued, DomainEvent, EventRegistry
 from domain.frozen import changed
@@ -42,6 +42,7 @@ from domain.rulesets.armada.setup_phase import initial_state
 from domain.rulesets.armada.state import ArmadaState
 from domain.rulesets.armada.summaries import GLOSSARY, RULE_SUMMARIES
 from domain.scribe.menu import MenuOrder
+from domain.words import possessive
 
 _ORDERS = OrderParser(ArmadaCommand, "Star Wars: Armada")
 SEALED = "sealed"
@@ -153,6 +154,30 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
 
     def describe(self, event: DomainEvent) -> str:
         return view.describe(event)
+
+    def event_notes(self, state: ArmadaState, event: DomainEvent) -> list[str]:
+        """At an attack's declaration, the defender's defence tokens as they stood: which were
+        ready to spend (SWA-DEF; issue 21 item 8)."""
+        if not isinstance(event, AttackDeclared):
+            return []
+        unit = state.ships.get(event.defender) or state.squadrons.get(event.defender)
+        tokens = getattr(unit, "defense", ()) if unit is not None else ()
+        if not tokens:
+            return [f"{event.defender} has no defence tokens [SWA-DEF]"]
+        listed = ", ".join(f"{t.kind} {t.state}" for t in tokens)
+        ready = sum(1 for t in tokens if t.state == "ready")
+        return [f"{possessive(event.defender)} defence tokens: {listed} ({ready} ready) [SWA-DEF]"]
+
+    def names(self, state: ArmadaState) -> dict[str, str]:
+        """The damage cards and obstacles by id (issue 21 item 7)."""
+        data = state.data
+        names = {card.id: card.name for card in data.damage.cards}
+        names.update({o.id: o.name for o in data.obstacles.obstacles})
+        return names
+
+    def custom_dice(self) -> tuple[CustomDie, ...]:
+        """The red, blue and black dice (SWA-DICE)."""
+        return (ARMADA_RED, ARMADA_BLUE, ARMADA_BLACK)
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

@@ -137,33 +137,24 @@ _RANGES = (
 
 GLOSSARY: dict[str, str] = {
     # readings of Wake's generic notation (domain.glossary.GENERIC_KINDS)
-    "faces": (
-        "Armada: an attack die's face is numbered 1–8 as in SWA-DICE — "
-        f"red {_faces(ARMADA_RED)}; blue {_faces(ARMADA_BLUE)}; black {_faces(ARMADA_BLACK)}."
-    ),
-    "natural": (
-        "Armada: the damage the pool shows — its hit icons, plus its crit icons when a ship "
-        "attacks a ship or a Bomber squadron attacks a ship (SWA-ATK 5)."
-    ),
-    "N+": (
-        "Armada: an attack has no target number; 'needs N+' reads the pool as at least N damage, "
-        "for the odds."
-    ),
     "re-roll": (
         "Armada: a die is rerolled by Evade at medium or close range (SWA-DEF), a Concentrate "
         "Fire token (SWA-R3) or a squadron's Swarm (SWA-DATA); the new face stands."
     ),
     # dice and faces
-    "armada-red": (
-        f"the red attack die (SWA-DICE), faces {_faces(ARMADA_RED)}; legal at close, medium "
+    "red dice": (
+        "the red attack die (SWA-DICE), faces numbered as a scribe enters them "
+        f"{_faces(ARMADA_RED)}; legal at close, medium "
         "and long range (SWA-ATK 2)."
     ),
-    "armada-blue": (
-        f"the blue attack die (SWA-DICE), faces {_faces(ARMADA_BLUE)}; legal at close and "
+    "blue dice": (
+        "the blue attack die (SWA-DICE), faces numbered as a scribe enters them "
+        f"{_faces(ARMADA_BLUE)}; legal at close and "
         "medium range (SWA-ATK 2)."
     ),
-    "armada-black": (
-        f"the black attack die (SWA-DICE), faces {_faces(ARMADA_BLACK)}; legal at close range "
+    "black dice": (
+        "the black attack die (SWA-DICE), faces numbered as a scribe enters them "
+        f"{_faces(ARMADA_BLACK)}; legal at close range "
         "only (SWA-ATK 2)."
     ),
     "blank": "a face with no icon (SWA-DICE).",

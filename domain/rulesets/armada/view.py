@@ -78,7 +78,6 @@ def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
         )
     details: dict[str, Detail] = {
         "card": card.name,
-        "class": card.id,
         "size": card.size,
         "speed": ship.speed,
         "shields": " ".join(f"{ZONE_LETTERS[z]}{ship.shields[z]}" for z in ZONES),
@@ -157,7 +156,6 @@ def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
     engaged = engaged_with(state, sq.id) if sq.in_play else []
     details: dict[str, Detail] = {
         "card": card.name,
-        "class": card.id,
         "speed": card.speed,
         "hull": sq.hull,
         "keywords": ", ".join(card.keywords) or None,
@@ -287,7 +285,7 @@ def read_model(state: ArmadaState) -> GameView:
     return GameView(
         ruleset="armada",
         ruleset_name="Star Wars: Armada",
-        scenario=state.scenario.id,
+        scenario=getattr(state.scenario, "title", "") or state.scenario.id,
         turn=state.round,
         phase=state.phase,
         active_side=state.active,

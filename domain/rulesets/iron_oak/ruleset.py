@@ -41,6 +41,7 @@ from domain.rulesets.iron_oak.turn_events import (
     CollateralAwaited,
 )
 from domain.scribe.menu import MenuOrder
+from domain.words import possessive
 
 _ORDERS = OrderParser(IronOakCommand, "Iron & Oak")
 DATA_PARTS = ("ships", "forts", "cards", "tables")
@@ -152,6 +153,22 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def bot_command(self, state: IronOakState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
+    def describe_order(self, command: Mapping[str, Any]) -> str:
+        """An answer to declared fire says which fire a Misfire stops and that every other
+        declared fire is resolved (IO-3.3.2 D/E; issue 21 item 8); other orders as usual."""
+        if command.get("type") != "respond_fire":
+            return super().describe_order(command)
+        misfire = command.get("misfire")
+        if not isinstance(misfire, Mapping):
+            return "respond to fire: no Misfire; every declared fire is resolved (IO-3.3.2E)"
+        section = misfire.get("section")
+        which = f"section {section} fire" if section is not None else "fire"
+        return (
+            f"respond to fire: plays {misfire.get('card')} on {possessive(misfire.get('firer'))} "
+            f"{which}, which does not happen (IO-3.3.2D); every other declared fire is "
+            "resolved (IO-3.3.2E)"
+        )
+
     def order_notes(self, state: IronOakState, command: Mapping[str, Any]) -> list[str]:
         """What each action card named in the order does (IO-7.0; the bundled deck's texts
         are provisional and say so)."""
@@ -175,6 +192,10 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def event_notes(self, state: IronOakState, event: DomainEvent) -> list[str]:
         """A fire declaration: each fire's range when declared (IO-6.1)."""
         return view.fire_notes(state, event)
+
+    def names(self, state: IronOakState) -> dict[str, str]:
+        """The action cards by id (issue 21 item 7)."""
+        return {card.id: card.name for card in state.data.cards.cards}
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

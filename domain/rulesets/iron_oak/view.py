@@ -462,7 +462,7 @@ def read_model(state: IronOakState) -> GameView:
     return GameView(
         ruleset="iron_oak",
         ruleset_name="Iron & Oak",
-        scenario=state.scenario.id,
+        scenario=getattr(state.scenario, "title", "") or state.scenario.id,
         turn=state.turn,
         phase=state.phase,
         active_side=state.active,

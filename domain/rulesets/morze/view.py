@@ -17,6 +17,7 @@ from domain.rulesets.morze.events import (
     UnitMoved,
 )
 from domain.rulesets.morze.state import MorzeState
+from domain.words import value_text
 
 
 def read_model(state: MorzeState) -> GameView:
@@ -67,7 +68,7 @@ def read_model(state: MorzeState) -> GameView:
     return GameView(
         ruleset="morze",
         ruleset_name="Morze w ogniu",
-        scenario=state.scenario.id,
+        scenario=getattr(state.scenario, "title", "") or state.scenario.id,
         turn=state.turn,
         phase=state.phase,
         active_side=state.active,
@@ -106,7 +107,8 @@ def describe(event: DomainEvent) -> str:
         return describe_roll(event)
     if isinstance(event, InitiativeDetermined):
         return (
-            f"turn {event.turn}: {event.side} has initiative ({event.reason}; rolls {event.rolls})"
+            f"turn {event.turn}: {event.side} has initiative ({event.reason}; rolls "
+            f"{value_text(event.rolls)})"
         )
     if isinstance(event, PhaseBegan):
         return f"turn {event.turn}: {event.phase} phase" + (

@@ -160,7 +160,15 @@ class ShipsRuleset(Ruleset[ShipsState, Any]):
         """A declared attack: the box each target stands in (ST-0, ST-GAPS-REACH); an outcome
         of a provisional rule: that rule, marked provisional (hits, air battles, boarding,
         hacking, Minovsky particles)."""
-        return [*view.attack_notes(state, event), *view.provisional_notes(state, event)]
+        return [
+            *view.attack_notes(state, event),
+            *view.hit_notes(state, event),
+            *view.provisional_notes(state, event),
+        ]
+
+    def names(self, state: ShipsState) -> dict[str, str]:
+        """Every card of the game's card set by id (issue 21 item 7)."""
+        return {card.id: card.name for card in state.data.cards.cards}
 
     def glossary(self) -> dict[str, str]:
         return dict(GLOSSARY)

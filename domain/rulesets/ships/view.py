@@ -13,10 +13,16 @@ from domain.rulesets.ships import events as ev
 from domain.rulesets.ships import provisional as prov
 from domain.rulesets.ships.board import ZONES
 from domain.rulesets.ships.combat import has_vanguard
-from domain.rulesets.ships.data import AircraftCard, CharacterCard, ShipCard
+from domain.rulesets.ships.data import (
+    AircraftCard,
+    AttackCard,
+    CharacterCard,
+    DefenceCard,
+    ShipCard,
+)
 from domain.rulesets.ships.fleet import fleet_text
 from domain.rulesets.ships.state import ShipsState, Unit
-from domain.words import possessive
+from domain.words import list_text, possessive, value_text
 
 PROVISIONAL = "provisional combat engine and card data (ST-GAPS): see docs/ships.md"
 RANGES = ("long", "medium", "short")
@@ -229,6 +235,48 @@ def _at_range(segment: str) -> str:
     return f" at {segment} range" if segment in RANGES else ""
 
 
+def hit_notes(state: ShipsState, event: DomainEvent) -> list[str]:
+    """What settles a hit (issue 21 item 8): each attack card's text, each cancelled card with
+    the defence card that cancelled it, and why the ship's guns were 0 when they were (hacked,
+    ST-5.2; Minovsky particles, ST-5.3; no guns at this range)."""
+    if not isinstance(event, ev.HitResolved):
+        return []
+    cards = state.data.cards.by_id()
+    lines: list[str] = []
+    for card_id, value in zip(event.cards, event.values, strict=False):
+        card = cards.get(card_id)
+        if isinstance(card, AttackCard):
+            ranges = ", ".join(card.segments)
+            line = " (line weapon, ST-3.1)" if card.line else ""
+            lines.append(
+                f"card {card.name}: {card.weapon} attack {value}, played at {ranges} range{line}"
+            )
+    defences = [
+        cards[c]
+        for played in (state.pending.defences.values() if state.pending else ())
+        for c in played
+        if isinstance(cards.get(c), DefenceCard)
+    ]
+    for card_id in event.cancelled:
+        card = cards.get(card_id)
+        weapon = getattr(card, "weapon", "")
+        by = next((d for d in defences if weapon in d.cancels), None)
+        name = getattr(card, "name", card_id)
+        reason = f"{by.name} cancels {weapon} cards" if by else f"a defence card cancels {weapon}"
+        lines.append(f"{name} cancelled: {reason} {prov.tag(prov.HIT)}")
+    shooter = state.units.get(event.ship) if event.ship else None
+    if shooter is not None and event.guns == 0:
+        table = state.data.combat
+        if shooter.hacked:
+            why = "the ship was hacked: its guns are silent this battle (ST-5.2)"
+        elif state.minovsky and event.segment in table.minovsky_guns_off:
+            why = f"Minovsky particles silence guns at {event.segment} range (ST-5.3)"
+        else:
+            why = f"the ship card has no guns at {event.segment} range"
+        lines.append(f"guns 0: {why}")
+    return lines
+
+
 def attack_notes(state: ShipsState, event: DomainEvent) -> list[str]:
     """Where each target of a declared attack stands when it is declared: the zone relation
     that, with the segment's range, decides whether the attack reaches it (the vanguard always;
@@ -299,7 +347,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, CardDrawn):
         return describe_draw(e)
     if isinstance(e, GameEnded):
-        return f"game over: {e.winner or 'draw'} ({e.reason}); VP {e.vp}"
+        return f"game over: {e.winner or 'draw'} ({e.reason}); VP {value_text(e.vp)}"
     if isinstance(e, ev.BattleStarted):
         return f"battle {e.battle} begins"
     if isinstance(e, ev.DeckShuffled):
@@ -318,7 +366,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.FleetRevealed):
         v = [s.card for s in e.fleet.vanguard]
         r = [s.card for s in e.fleet.rearguard]
-        return f"{e.player} reveals vanguard {v} rearguard {r}"
+        return f"{e.player} reveals vanguard {list_text(v)}, rearguard {list_text(r)}"
     if isinstance(e, ev.FleetCorrected):
         return (
             f"{possessive(e.player)} face-down fleet ({fleet_text(e.fleet)}) breaks {e.rule}: "
@@ -326,7 +374,7 @@ def describe(event: DomainEvent) -> str:
         )
     if isinstance(e, ev.FleetsPlaced):
         ships = sum(1 for u in e.units if u.kind == "ship")
-        extra = f"; combined {e.combined} (ST-5.4)" if e.combined else ""
+        extra = f"; combined {list_text(e.combined)} (ST-5.4)" if e.combined else ""
         return f"all fleets revealed: {ships} ships on the table{extra}"
     if isinstance(e, ev.SegmentStarted):
         return f"{SEGMENT_NAMES[e.segment]} segment"
@@ -340,7 +388,9 @@ def describe(event: DomainEvent) -> str:
             f"battle {prov.tag(prov.MINOVSKY)}"
         )
     if isinstance(e, ev.AircraftLaunched):
-        moved = f", pilots {e.pilots}" if e.pilots else ""
+        moved = (
+            ", pilots " + ", ".join(f"{p} to {a}" for p, a in e.pilots.items()) if e.pilots else ""
+        )
         return f"{e.player} launches {len(e.aircraft)} aircraft{moved}"
     if isinstance(e, ev.AttackDeclared):
         what = f"line weapon at {e.centre}" if e.line else "attacks"
@@ -355,12 +405,13 @@ def describe(event: DomainEvent) -> str:
         kept = [c for c in e.cards if c not in e.cancelled]
         sat = f" +{e.saturation} saturation" if e.saturation else ""
         text = (
-            f"{e.player} hits {e.target}{_at_range(e.segment)}: guns {e.guns} + cards {kept}{sat}"
+            f"{e.player} hits {e.target}{_at_range(e.segment)}: guns {e.guns}"
+            f" + cards {list_text(kept)}{sat}"
             f" − armour {e.armour}"
             f" = {e.damage} damage ({e.total}/{e.hull})"
         )
         if e.cancelled:
-            text += f"; cancelled {e.cancelled}"
+            text += f"; cancelled {list_text(e.cancelled)}"
         if e.sunk:
             text += f"; SUNK — last blow {e.player} scores {e.vp} VP (ST-5.1)"
             if e.earlier_hitters:
@@ -369,7 +420,8 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.DogfightResolved):
         return (
             f"air battle over {e.defender}: {e.attacker} {e.attack_strength} v "
-            f"{e.defence_strength}; lost {e.attackers_lost} / {e.defenders_lost} "
+            f"{e.defence_strength}; lost {list_text(e.attackers_lost)} / "
+            f"{list_text(e.defenders_lost)} "
             f"{prov.tag(prov.AIR)}"
         )
     if isinstance(e, ev.AirStrikeFlown):
@@ -377,7 +429,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.AircraftReturned):
         return f"{e.player} sends {', '.join(e.aircraft)} back to their ships"
     if isinstance(e, ev.AircraftRecovered):
-        return f"aircraft recovered {e.recovered}, lost {e.lost}"
+        return f"aircraft recovered {list_text(e.recovered)}, lost {list_text(e.lost)}"
     if isinstance(e, ev.BoardingResolved):
         outcome = f"CAPTURED, {e.player} scores {e.vp} VP" if e.captured else "repelled"
         return (
@@ -392,7 +444,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.TurnEnded):
         return f"{e.player} ends the {SEGMENT_NAMES[e.segment]} turn"
     if isinstance(e, ev.BattleScored):
-        return f"battle {e.battle} over: survivors score {e.vp}"
+        return f"battle {e.battle} over: survivors score {value_text(e.vp)}"
     return type(e).__name__
 
 

@@ -318,7 +318,7 @@
 
   // --- board -----------------------------------------------------------------------------------
   function fmt(v) {
-    if (typeof v === 'boolean') return v ? 'True' : 'False';
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
     if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
     return String(v);
   }
@@ -403,7 +403,7 @@
   // the hover holds the essentials; a click on the unit shows everything below the board
   function hover(u, sideName) {
     const status = u.status === 'active' ? '' : ` · ${esc(u.status)}`;
-    const lines = [`<b>${esc(u.name)}</b> (${esc(u.id)})`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
+    const lines = [`<b>${esc(u.name)}</b>`, `${esc(sideName)} · ${esc(u.kind)}${status}`];
     if (u.strength > 0 || u.damage > 0) lines.push(`damage ${u.damage}/${u.strength}`);
     if (u.kind !== HIDDEN_KIND) lines.push('<i>click for details and reach</i>');
     return lines.join('<br>');
@@ -700,7 +700,7 @@
       layout.annotations.push({
         x: dst[0], y: dst[1], ax: src[0], ay: src[1], xref: 'x', yref: 'y',
         axref: 'x', ayref: 'y', text: '', showarrow: true, arrowhead: 2, arrowsize: 1.2, arrowwidth: 2,
-        arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.id)} moves`,
+        arrowcolor: colours[u.side] || FOCUS_COLOUR, standoff: markerSize(u) / 2 + 2, hovertext: `${esc(u.name)} moves`,
       });
     }
     const ev = P.events[n - 1];
@@ -848,10 +848,14 @@
       return;
     }
     const status = u.status === 'active' ? '' : ` · ${u.status}`;
-    box.append(el('p', 'unit-head', `${u.name} (${u.id}) · ${names[u.side] || u.side} · ${u.kind}${status}`));
+    box.append(el('p', 'unit-head', `${u.name} · ${names[u.side] || u.side} · ${u.kind}${status}`));
     const rows = [['damage', `${u.damage}/${u.strength}`], ['where', wh[u.id] || 'off the board']];
     if (u.heading != null) rows.push(['heading', `${fmt(u.heading)}°`]);
-    for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), fmt(v)]);
+    // players' words (issue 21 item 7): a unit named in a detail by its name, other ids humanised
+    const nameOf = new Map(f.units.filter((x) => !x.private || x.name !== 'hidden').map((x) => [x.id, x.name]));
+    const words = (v) => (typeof v !== 'string' ? fmt(v) : v.replace(/[A-Za-z0-9][\w-]*/g,
+      (t) => nameOf.get(t) || (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(t) ? t.replace(/_/g, ' ') : t)));
+    for (const [k, v] of Object.entries(u.details || {})) if (v != null) rows.push([k.replace(/_/g, ' '), words(v)]);
     const dl = el('dl');
     for (const [k, v] of rows) dl.append(el('dt', '', k), el('dd', '', v));
     box.append(dl);

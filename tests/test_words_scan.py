@@ -1,0 +1,59 @@
+"""Issue 21 item 7: no Python reprs, digests or internal unit ids in any text the viewer shows,
+for every event of every bundled game, in the umpire's view and in each side's
+(``tests/words_scan.py`` says what is read and what is refused)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.record import read_record_file
+from tests.helpers import RECORDS
+from tests.words_scan import game_views, problems, scan_game
+from viewer.timeline import Timeline
+
+SCRUBBER_JS = Path(__file__).resolve().parents[1] / "viewer/scrubber/static/scrubber.js"
+
+
+def test_the_scan_finds_what_it_looks_for() -> None:
+    assert problems("P2 hits P1-b1-V1: cards []", {"P1-b1-V1": "Andromeda (P1)"}) == [
+        "empty list []",
+        "unit id P1-b1-V1 (named Andromeda (P1))",
+    ]
+    assert problems("VP {'P1': 57}; location None; activated False", {}) == [
+        "dict repr {'",
+        "None",
+        "False",
+    ]
+    assert problems("dials victory " + "ab" * 32, {}) == ["hex digest"]
+    # an id inside a longer id or a word is not the unit
+    assert problems("tie_10 and victory_points", {"tie_1": "TIE", "victory": "V"}) == []
+    assert problems("Andromeda (P1) hits Gwazine (P2)", {"P1-b1-V1": "Andromeda"}) == []
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_text_of_every_bundled_game_is_in_players_words(path: Path) -> None:
+    record = read_record_file(path)
+    tl = Timeline(record.header, record.events)
+    viewers: list[str | None] = [None]
+    if tl.ruleset.meta.hidden_information:
+        viewers += [side.id for side in record.header.sides]
+    found: list[tuple[str, str, str]] = []
+    texts = 0
+    views = game_views(tl)
+    for viewer in viewers:
+        scan = scan_game(path, viewer, tl, views)
+        texts += scan.texts
+        found += scan.problems
+    assert texts > tl.length * len(viewers)  # every event read, in every view
+    shown = "\n".join(f"{where}: {what}: {text}" for where, what, text in found[:15])
+    assert not found, f"{len(found)} texts in Python's words, e.g.\n{shown}"
+
+
+def test_the_board_hover_names_a_unit_without_its_id() -> None:
+    """The in-browser board's hover (scrubber.js) shows the unit's name, not its id."""
+    source = SCRUBBER_JS.read_text(encoding="utf-8")
+    hover = source[source.index("function hover(") :]
+    hover = hover[: hover.index("\n  }\n")]
+    assert "u.id" not in hover
