@@ -242,17 +242,23 @@ def test_a_side_never_reads_the_umpires_note(path: Path) -> None:
 @pytest.mark.parametrize("path", [IRON_OAK, ARMADA, SHIPS], ids=lambda p: p.parent.name)
 def test_a_sides_scrubber_payload_holds_no_sealed_content(path: Path) -> None:
     """IO-3.2 / SWA-R2 / ST-1.3 in the browser: the umpire's move list carries the note at
-    each seal; no side's payload (as sent: the JSON) holds a note, a label or a "not yet
-    revealed" anywhere."""
+    each seal; no side's payload (as sent: the JSON) holds the umpire's note, a "not yet
+    revealed", or the label of a choice another side sealed (its own it may read: issue 21
+    item 3)."""
     tl = _timeline(path)
-    labels = {e.label for entries in tl.sealed.commits.values() for e in entries}
     umpire = build_payload(tl, None)
     for seq in tl.sealed.commits:
         assert NOT_YET in umpire["events"][seq - 1][3]
     for side in tl.side_names:
+        others = {
+            e.label
+            for seq, entries in tl.sealed.commits.items()
+            if tl._sealed_by(seq) != side
+            for e in entries
+        }
         text = json.dumps(build_payload(tl, side), ensure_ascii=False)
         assert NOT_YET not in text and NOTE not in text
-        leaked = sorted(label for label in labels if label in text)
+        leaked = sorted(label for label in others if label in text)
         assert not leaked, f"{path.name} as {side}: {leaked[:3]}"
 
 
