@@ -470,7 +470,11 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
     assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
     drawn = Counter(board_.locator("g.textpoint text").all_text_contents())
-    labels = [u.id if u.damage == 0 else f"{u.id} {u.damage}/{u.strength}" for u in ships]
+    short = [u.name if len(u.name) <= 14 else u.id.replace("_", " ") for u in ships]  # words
+    labels = [
+        s if u.damage == 0 else f"{s} {u.damage}/{u.strength}"
+        for s, u in zip(short, ships, strict=True)
+    ]
     missing = [label for label in labels if drawn[label] < 1]
     assert not missing, f"ships without a label on the board: {missing}; drawn {drawn}"
     shields = Counter(s.label for u in ships for s in u.shapes if s.style == "zone")

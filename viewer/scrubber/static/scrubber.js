@@ -666,7 +666,11 @@
   }
   // the label: the unit's id, and its damage as a number once it has taken any (the fill's
   // fade alone was too faint to read)
-  const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${u.id} ${u.damage}/${u.strength}` : u.id);
+  // a board label in players' words, short enough to place: the unit's name when short (HMS
+  // Ajax), else its id read as words (graf spee, tie 1); the full name is in the hover
+  const LABEL_NAME_MAX = 14;
+  const shortName = (u) => (u.name && u.name.length <= LABEL_NAME_MAX ? u.name : String(u.id).replace(/_/g, ' '));
+  const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${shortName(u)} ${u.damage}/${u.strength}` : shortName(u));
   function unitTrace(name, units, pts, sideName, colour, out, places) {
     const marker = out
       ? { symbol: 'x', color: colour, opacity: 0.45, size: 12 }
