@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from domain.errors import InvalidCommand
-from domain.words import is_digest
+from domain.words import is_digest, value_text
 
 __all__ = ["OrderParser", "order_models"]
 
@@ -125,25 +125,10 @@ MAX_SENTENCE = 400
 
 
 def _value(value: Any) -> str:
-    """A field's value in words: flags as yes/no, lists comma-separated (``none`` when empty),
-    mappings as ``key value; ...`` without their empty entries, a sealed digest as ``sealed``
-    (issue 21 item 7: never a Python repr, ``None`` or a 64-hex digest)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, Mapping):
-        shown = [f"{k} {_value(v)}" for k, v in value.items() if v is not None]
-        return "; ".join(shown) or "none"
-    if isinstance(value, list | tuple):
-        if value and all(is_digest(v) for v in value):
-            return f"{len(value)} sealed"
-        return ", ".join(_value(v) for v in value) or "none"
-    if is_digest(value):
-        return "sealed"
-    return str(value)
+    """A field's value in words (``domain.words.value_text``), a mapping's entries joined by
+    ``; `` inside an order sentence (issue 21 item 7: never a Python repr, ``None`` or a
+    64-hex digest)."""
+    return value_text(value, "; ")
 
 
 def _part(key: str, value: Any) -> str:

@@ -39,10 +39,10 @@ def is_digest(value: object) -> bool:
     return isinstance(value, str) and HEX_DIGEST.fullmatch(value) is not None
 
 
-def value_text(value: Any) -> str:
+def value_text(value: Any, entries: str = ", ") -> str:
     """Any plain value as a person reads it: ``[]`` -> ``none``, ``["a", "b"]`` -> ``a, b``,
-    ``{"P1": 57, "P2": 15}`` -> ``P1 57, P2 15``, ``True`` -> ``yes``, ``None`` -> ``none``,
-    a digest -> ``sealed``, a float shortened."""
+    ``{"P1": 57, "P2": 15}`` -> ``P1 57, P2 15`` (its entries joined by ``entries``),
+    ``True`` -> ``yes``, ``None`` -> ``none``, a digest -> ``sealed``, a float shortened."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -52,13 +52,13 @@ def value_text(value: Any) -> str:
     if isinstance(value, str):
         return "sealed" if is_digest(value) else value
     if isinstance(value, Mapping):
-        parts = [f"{k} {value_text(v)}" for k, v in value.items() if v is not None]
-        return ", ".join(parts) or "none"
+        parts = [f"{k} {value_text(v, entries)}" for k, v in value.items() if v is not None]
+        return entries.join(parts) or "none"
     if isinstance(value, list | tuple | set | frozenset):
         items = list(value)
         if items and all(is_digest(v) for v in items):
             return "1 sealed" if len(items) == 1 else f"{len(items)} sealed"
-        return ", ".join(value_text(v) for v in items) or "none"
+        return ", ".join(value_text(v, entries) for v in items) or "none"
     return str(value)
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any
 
-from domain.engine import Session, header_for
+from domain.engine import Session, bot_order, header_for
+from domain.store import SNAPSHOT_INTERVAL, GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -39,3 +42,24 @@ def bot_game(
     while session.submit_bot() is not None:
         pass
     return session
+
+
+def game_with_a_snapshot(path: str) -> str:
+    """A bot-played Morze game stored in ``path`` far enough to have a snapshot row."""
+    store = GameStore(path)
+    gid = store.create_game(
+        header_for("morze", small_scenario(), game_id=str(uuid.uuid4()), seed=1)
+    )
+    game = None
+    while len(store.facts(gid)[1]) < SNAPSHOT_INTERVAL + 5:
+        game, facts = store.submit_next(gid, bot_order, game)
+        assert facts is not None
+    return gid
+
+
+def run_sql(path: str, statement: str, *args: object) -> None:
+    """One statement on a SQLite store, outside Wake (a store tampered with)."""
+    con = sqlite3.connect(path)
+    con.execute(statement, args)
+    con.commit()
+    con.close()

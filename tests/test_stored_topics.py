@@ -9,35 +9,14 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import uuid
 from pathlib import Path
 
 import pytest
 
 from domain.aggregate import STORED_TOPICS, Game
-from domain.engine import bot_order, header_for
 from domain.errors import StoreError
-from domain.store import SNAPSHOT_INTERVAL, GameStore
-from tests.helpers import small_scenario
-
-
-def _game_with_a_snapshot(path: str) -> str:
-    store = GameStore(path)
-    gid = store.create_game(
-        header_for("morze", small_scenario(), game_id=str(uuid.uuid4()), seed=1)
-    )
-    game = None
-    while len(store.facts(gid)[1]) < SNAPSHOT_INTERVAL + 5:
-        game, facts = store.submit_next(gid, bot_order, game)
-        assert facts is not None
-    return gid
-
-
-def _sql(path: str, statement: str, *args: object) -> None:
-    con = sqlite3.connect(path)
-    con.execute(statement, args)
-    con.commit()
-    con.close()
+from domain.store import GameStore
+from tests.helpers import game_with_a_snapshot, run_sql
 
 
 def test_the_allow_list_is_wakes_own() -> None:
@@ -98,8 +77,8 @@ def test_a_snapshot_row_with_a_foreign_topic_is_refused_and_nothing_imported(
     tmp_path: Path,
 ) -> None:
     path = str(tmp_path / "s.sqlite3")
-    gid = _game_with_a_snapshot(path)
-    _sql(path, "UPDATE stored_snapshots SET topic = 'this:s'")
+    gid = game_with_a_snapshot(path)
+    run_sql(path, "UPDATE stored_snapshots SET topic = 'this:s'")
     done = _read_in_fresh_process(path, gid)
     assert done.returncode == 0, done.stderr
     assert "REFUSED" in done.stdout and "has the topic 'this:s', which is not one of" in done.stdout
@@ -110,7 +89,7 @@ def test_a_snapshot_row_with_a_foreign_topic_is_refused_and_nothing_imported(
 
 def test_a_snapshot_body_naming_a_foreign_class_is_refused(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite3")
-    gid = _game_with_a_snapshot(path)
+    gid = game_with_a_snapshot(path)
     con = sqlite3.connect(path)
     (state,) = con.execute("SELECT state FROM stored_snapshots").fetchone()
     body = json.loads(state)
@@ -126,7 +105,7 @@ def test_a_snapshot_body_naming_a_foreign_class_is_refused(tmp_path: Path) -> No
 
 def test_an_unreadable_snapshot_body_is_a_store_error(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite3")
-    gid = _game_with_a_snapshot(path)
+    gid = game_with_a_snapshot(path)
     con = sqlite3.connect(path)
     (state,) = con.execute("SELECT state FROM stored_snapshots").fetchone()
     body = json.loads(state)

@@ -5,19 +5,16 @@ and one line, never a traceback, a hang or exit 3."""
 from __future__ import annotations
 
 import os
-import sqlite3
-import uuid
 from pathlib import Path
 
 import pytest
 
 from domain import datafiles
 from domain.aggregate import STORED_TOPICS, Game
-from domain.engine import bot_order, header_for
 from domain.errors import ScenarioError, StoreError
-from domain.store import SNAPSHOT_INTERVAL, GameStore
+from domain.store import GameStore
 from tests.cli_helpers import wake
-from tests.helpers import FIXTURES, small_scenario
+from tests.helpers import FIXTURES, game_with_a_snapshot, run_sql
 
 RECORD = FIXTURES / "games" / "morze" / "river_plate-annihilation.wake.json"
 
@@ -64,33 +61,14 @@ def test_a_rulesets_data_file_is_read_bounded(kind: str, tmp_path: Path) -> None
         datafiles.read_json(_bad_file(tmp_path, kind), "Iron & Oak data file")
 
 
-def _game_with_a_snapshot(path: str) -> str:
-    store = GameStore(path)
-    gid = store.create_game(
-        header_for("morze", small_scenario(), game_id=str(uuid.uuid4()), seed=1)
-    )
-    game = None
-    while len(store.facts(gid)[1]) < SNAPSHOT_INTERVAL + 5:
-        game, facts = store.submit_next(gid, bot_order, game)
-        assert facts is not None
-    return gid
-
-
-def _sql(path: str, statement: str, *args: object) -> None:
-    con = sqlite3.connect(path)
-    con.execute(statement, args)
-    con.commit()
-    con.close()
-
-
 @pytest.mark.parametrize(
     "topic", sorted(t for t in STORED_TOPICS if t not in (Game.Snapshot.TOPIC, Game.TOPIC))
 )
 def test_a_snapshot_row_relabelled_to_another_allowed_topic(topic: str, tmp_path: Path) -> None:
     """Issue 23 item 13: a snapshot row relabelled to another of Wake's topics is refused."""
     path = str(tmp_path / "s.sqlite3")
-    gid = _game_with_a_snapshot(path)
-    _sql(path, "UPDATE stored_snapshots SET topic = ?", topic)
+    gid = game_with_a_snapshot(path)
+    run_sql(path, "UPDATE stored_snapshots SET topic = ?", topic)
     with pytest.raises(StoreError):
         GameStore(path).state(gid)
     code, _, err = wake("show", gid, "--store", path)
@@ -100,10 +78,10 @@ def test_a_snapshot_row_relabelled_to_another_allowed_topic(topic: str, tmp_path
 def test_a_side_stream_row_relabelled_is_a_typed_error(tmp_path: Path) -> None:
     """Issue 23 item 13: an annotation row relabelled to a game's fact is refused, exit 2."""
     path = str(tmp_path / "s.sqlite3")
-    gid = _game_with_a_snapshot(path)
+    gid = game_with_a_snapshot(path)
     assert wake("annotate", gid, "1", "--author", "A", "--kind", "note", "--text", "x",
                 "--store", path)[0] == 0  # fmt: skip
-    _sql(
+    run_sql(
         path,
         "UPDATE stored_events SET topic = ? WHERE topic = ?",
         Game.FactRecorded.TOPIC,
