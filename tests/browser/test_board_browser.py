@@ -110,7 +110,7 @@ def test_a_picked_morze_unit_shows_its_move_and_gun_range_rings(
         distances = [math.dist(p, unit.position) for p in loop]
         assert max(distances) - min(distances) < 1e-6 and abs(distances[0] - radius) < 1e-6
     info = scrubber(page).locator("#unit-info")
-    expect(info).to_contain_text(f"{unit.name} ({unit.id})")
+    expect(info).to_contain_text(f"{unit.name} · ")  # named, no internal id (issue 21 item 7)
     expect(info).to_contain_text("speed cm")
     expect(info).to_contain_text("gun range")
     expect(info).to_contain_text("PL-4")

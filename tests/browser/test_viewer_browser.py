@@ -498,7 +498,7 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     info = page.frame_locator(SCRUBBER).locator("#unit-info")
     details = ship.details
     for part in (
-        f"{ship.name} ({ship.id})",
+        f"{ship.name} · ",  # named, no internal id (issue 21 item 7)
         f"speed{details['speed']}",
         f"shields{details['shields']}",
         f"defense tokens{details['defense_tokens']}",
