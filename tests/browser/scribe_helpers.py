@@ -317,6 +317,7 @@ class ScriptedScribe:
                 adder = page.get_by_role("radiogroup", name=_label_pattern(f"Add to {field.label}"))
                 for i, item in enumerate(value):
                     name = _choice_text(field, item, {**so_far, field.name: value[:i]})
+                    _fresh_adder(page, adder)  # a click on the old pills would undo the last
                     adder.first.get_by_role("radio", name=name, exact=True).click()
                     self.clicks.click()
                     settle(page)
@@ -397,6 +398,18 @@ class ScriptedScribe:
         self.clicks.end(order.type)
         settle(page)
         return str(order.label)
+
+
+def _fresh_adder(page: Any, adder: Any) -> None:
+    """Wait until an ordered pick's "Add to" pills hold no choice: the page has taken the last
+    one (it draws new pills for the next place). Clicking the old pills' chosen value again
+    would unselect it, and that value would be lost."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        if adder.count() and adder.first.locator('[aria-checked="true"]').count() == 0:
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError("the ordered pick did not take its last value")
 
 
 def _leaves(value: Any, path: str = "") -> list[tuple[str, Any]]:
