@@ -44,6 +44,7 @@ from domain.rulesets.iron_oak.orders import (
     candidate_details,
     check_order,
     edge_cell,
+    first_possible,
     open_card,
     paths,
     retire_edge,
@@ -260,19 +261,11 @@ def sealed_reveals(state: IronOakState, ship: str) -> list[RevealOrder]:
     so one reveal per order kind it may hold, each a legal way of carrying it out (or drifting,
     IO-4.0), with the salt left empty: the card's holder gives the order it holds and its own
     salt, and ``decide`` checks them against the seal (IO-3.2)."""
-    out = []
-    for order in ORDER_KINDS:
-        found = RevealOrder(ship=ship, order=order, salt="", drift=True)
-        for candidate in candidate_details(state, ship, order):
-            command = RevealOrder(ship=ship, order=order, salt="", **candidate)
-            try:
-                check_order(state, command)
-            except WakeError:
-                continue
-            found = command
-            break
-        out.append(found)
-    return out
+    return [
+        first_possible(state, ship, order)
+        or RevealOrder(ship=ship, order=order, salt="", drift=True)
+        for order in ORDER_KINDS
+    ]
 
 
 def _reveal(state: IronOakState, side: Side) -> RevealOrder | None:

@@ -347,16 +347,21 @@ def candidate_details(state: IronOakState, ship: str, order: str) -> list[dict[s
     return out + [{"path": p} for p in paths(state, s.cell, maneuver)]
 
 
-def order_possible(state: IronOakState, ship: str, order: str) -> bool:
-    """Can ``order`` be carried out in any of its forms (IO-4.0)?"""
+def first_possible(state: IronOakState, ship: str, order: str) -> RevealOrder | None:
+    """The first form in which ``order`` can be carried out (salt left empty), if any."""
     for details in candidate_details(state, ship, order):
         command = RevealOrder(ship=ship, order=order, salt="", **details)
         try:
             check_order(state, command)
         except WakeError:
             continue
-        return True
-    return False
+        return command
+    return None
+
+
+def order_possible(state: IronOakState, ship: str, order: str) -> bool:
+    """Can ``order`` be carried out in any of its forms (IO-4.0)?"""
+    return first_possible(state, ship, order) is not None
 
 
 def _check_move(state: IronOakState, command: RevealOrder, edge: Edge | None) -> None:
