@@ -131,8 +131,23 @@ def uploader(page: Any) -> Any:
 
 
 def _percent(fraction: str) -> str:
-    """The explain panel's exact-chance format, e.g. "7/10 (70.0%)" (computed independently)."""
-    return f"{fraction} ({float(Fraction(fraction)):.1%})"
+    """The explain panel's exact-chance format, e.g. "7/10 (70%)"; a certainty is the bare
+    fraction (computed independently)."""
+    value = Fraction(fraction)
+    return fraction if value in (0, 1) else f"{fraction} ({float(value):.0%})"
+
+
+def _faces(faces: list[int]) -> str:
+    """A roll's faces as the panel writes them: "8", "3 and 1", "9, 2 and 5"."""
+    words = [str(f) for f in faces]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _odds(roll: dict[str, Any]) -> str:
+    """The odds that matter for a roll against a number or on a table (issue 21 item 8)."""
+    if roll["p_success"] is not None:
+        return f"chance of success {_percent(roll['p_success'])}"
+    return f"chance of this result {_percent(roll['p_outcome'])}"
 
 
 # --- tests ---------------------------------------------------------------------------------------
@@ -304,13 +319,11 @@ def test_explain_attack(page: Any, server: Server, artifacts: Path, river_plate:
     expected: list[str] = []
     for roll in rolls:
         expected.append(f"rule {roll['rule']}")
-        expected.append(f"faces {roll['roll']['faces']}")
+        expected.append(f"rolled {_faces(roll['roll']['faces'])}")
         if roll["comparison"] == "at_least":
             n = roll["compared_with"]
             expected.append(f"needs at least {n} ({n}+)")
-        expected.append(f"chance of this outcome {_percent(roll['p_outcome'])}")
-        if roll["p_success"] is not None:
-            expected.append(f"chance of success {_percent(roll['p_success'])}")
+        expected.append(_odds(roll))
     missing = [s for s in expected if s not in text]
     assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
     shot(page, artifacts, f"05-explain-attack-event-{seq}")
@@ -412,10 +425,10 @@ def test_explain_iron_oak_gunnery(page: Any, server: Server, artifacts: Path) ->
         p["band_text"],
         f"hit {p['location']}",
         "opposed by",
-        f"faces {roll['roll']['faces']}",
-        f"faces {roll['opposed_by']['faces']}",
+        f"rolled {_faces(roll['roll']['faces'])}",
+        f"rolled {_faces(roll['opposed_by']['faces'])}",
         *(f"[{m['rule']}]" for m in roll["roll"]["modifiers"]),
-        f"chance of this outcome {_percent(roll['p_outcome'])}",
+        _odds(roll),
     ]
     missing = [s for s in expected if s not in text]
     assert not missing, f"missing from the Explain panel: {missing}\n--- panel ---\n{text}"
@@ -503,7 +516,12 @@ def test_armada_board_draws_ships_with_zones_and_shields(
         f"shields{details['shields']}",
         f"defense tokens{details['defense_tokens']}",
         f"dials face down{details['dials_face_down']}",
-        *([f"dials revealed{details['dials_revealed']}"] if details["dials_revealed"] else []),
+        # commands as words: "R1 concentrate fire", not "concentrate_fire" (issue 21 item 7)
+        *(
+            [f"dials revealed{str(details['dials_revealed']).replace('_', ' ')}"]
+            if details["dials_revealed"]
+            else []
+        ),
     ):
         expect(info).to_contain_text(str(part))
 
@@ -521,22 +539,29 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
         for f in rec.events
         if f.topic == "ships.CardsDrawn/1" and f.payload["rule"] == "ST-1.2"
     }
+    tl = Timeline(rec.header, rec.events)
+    p2 = tl.side_names["P2"]  # "View as" lists the sides by their names
+
+    def cards(player: str) -> str:  # the cards by their names, as the panel writes them
+        names = tl.names_at(drawn[player].seq, None)
+        return ", ".join(names.name(card) for card in drawn[player].payload["cards"])
+
     open_game(page, server, rec.header.game_id, drawn["P1"].seq, length)
     ticks = [t.text_content() for t in board(page).locator(".xtick text").all()]
     assert {"P1", "P2", "P3", "P4"} <= set(ticks), ticks
     panel = explain_column(page)
-    expect(panel).to_contain_text(", ".join(drawn["P1"].payload["cards"]))  # the umpire sees all
-    page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
+    expect(panel).to_contain_text(cards("P1"))  # the umpire sees all
+    page.locator('[data-testid="stSidebar"]').get_by_text(p2, exact=True).click()
     wait_idle(page, "Sealed")
     expect(panel).to_contain_text("P1 draws 8: ?, ?, ?, ?, ?, ?, ?, ?")
-    expect(panel).not_to_contain_text(", ".join(drawn["P1"].payload["cards"]))
+    expect(panel).not_to_contain_text(cards("P1"))
     shot(page, artifacts, "12-ships-four-players-p2-view")
     page.goto(f"{server.url}/?game={rec.header.game_id}&event={drawn['P2'].seq}")
     expect(position_line(page)).to_have_text(position_text(drawn["P2"].seq, length))
     wait_idle(page)
-    page.locator('[data-testid="stSidebar"]').get_by_text("P2", exact=True).click()
+    page.locator('[data-testid="stSidebar"]').get_by_text(p2, exact=True).click()
     wait_idle(page)
-    expect(panel).to_contain_text(", ".join(drawn["P2"].payload["cards"]))  # its own cards
+    expect(panel).to_contain_text(cards("P2"))  # its own cards
 
 
 def test_clicking_a_move_jumps_there(
@@ -565,7 +590,8 @@ def test_clicking_a_move_jumps_there(
         expect(row).to_contain_text(tl.events[target - 1].text)
     # a kind filter keeps only that kind's rows
     scrubber(page).locator('.filter[data-filter="kind"] summary').click()
-    scrubber(page).locator('.filter[data-filter="kind"] label', has_text="AttackDeclared").click()
+    kind = scrubber(page).locator('.filter[data-filter="kind"] label')
+    kind.filter(has_text=re.compile(r"^\s*attack declared\s*$")).click()  # kinds as words
     shown = moves.locator(".move:visible")
     expected = sum(1 for e in tl.events if e.kind == "AttackDeclared")
     expect(shown).to_have_count(expected)
