@@ -1,5 +1,6 @@
 """Storing a record from outside: the one path by which a record file, an upload or a bundled game
-gets into the store (``wake import``, the viewer's "Keep it in the store", ``wake demo``).
+gets into the store (``wake import``, the viewer's "Keep it in the store", ``wake demo``), with
+the variations it carries (lines taken back at a table, forks: each verified before any is stored).
 
 Nothing unverified is stored (issue 23 item 2): every order is re-run and every event compared
 (``verify_record``) and a sample of an analysis section re-run before anything is written, and the
@@ -10,7 +11,9 @@ fork, a rerun saved as a variation, a simulation); a record from outside goes th
 
 from __future__ import annotations
 
-from domain.errors import RecordError
+from collections.abc import Sequence
+
+from domain.errors import GameNotFound, RecordError
 from domain.record.model import Record
 from domain.record.verify import VerifyReport, verify_record
 from domain.store import GameStore
@@ -49,8 +52,23 @@ def import_record(store: GameStore, record: Record) -> VerifyReport:
     """
     from domain.analysis.stored import save_analysis
 
-    report = verify_record(record)
+    report = verify_record(record)  # and every variation it carries
     check_analysis(record)
+    for line in record.variations or ():
+        check_analysis(line)
+    _store_one(store, record)
+    for line in _parents_first(record.variations or ()):
+        if not _stored(store, line.header.game_id):  # a line this store already holds is kept
+            _store_one(store, line)
+    if record.analysis is not None:
+        save_analysis(store, record.header.game_id, record.analysis)
+    for line in record.variations or ():
+        if line.analysis is not None:
+            save_analysis(store, line.header.game_id, line.analysis)
+    return report
+
+
+def _store_one(store: GameStore, record: Record) -> None:
     store.import_game(
         record.header,
         record.events,
@@ -58,6 +76,32 @@ def import_record(store: GameStore, record: Record) -> VerifyReport:
         record.signatures or (),
         annotations=record.annotations or (),
     )
-    if record.analysis is not None:
-        save_analysis(store, record.header.game_id, record.analysis)
-    return report
+
+
+def _stored(store: GameStore, game_id: str) -> bool:
+    try:
+        store.header(game_id)
+    except GameNotFound:
+        return False
+    return True
+
+
+def _parents_first(lines: Sequence[Record]) -> list[Record]:
+    """The variations ordered so that a line comes after its parent when both are listed."""
+    ids = {line.header.game_id for line in lines}
+    done: set[str] = set()
+    ordered: list[Record] = []
+    todo = list(lines)
+    while todo:
+        ready = [
+            line
+            for line in todo
+            if line.header.parent is None
+            or line.header.parent.game_id not in ids
+            or line.header.parent.game_id in done
+        ] or todo[:1]  # a cycle cannot be stored by parents anyway: keep the file's order
+        for line in ready:
+            todo.remove(line)
+            done.add(line.header.game_id)
+            ordered.append(line)
+    return ordered

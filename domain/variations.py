@@ -24,6 +24,8 @@ from domain.lineage import (
     fork,
 )
 from domain.record import read_record_file
+from domain.record.model import MAX_VARIATIONS, Record
+from domain.record.writer import build_record
 from domain.rerun import RerunReport
 from domain.store import GameStore
 
@@ -247,3 +249,46 @@ __all__ = [
     "stored_game",
     "variation_tree",
 ]
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The records of the other lines of a game's variation tree, for its record file, and
+    the lines left out (with why)."""
+
+    records: list[Record]
+    left_out: list[str]
+
+
+def other_lines(store: GameStore, game_id: str) -> Lines:
+    """Every other game of ``game_id``'s variation tree (its first stored ancestor and every
+    game that continues it, theirs, ...) as a record with its signatures and annotations, in
+    tree order. A line whose dice seed is still sealed cannot be verified by a reader, and
+    lines beyond ``MAX_VARIATIONS`` do not fit: they are left out and named.
+
+    Raises:
+        GameNotFound: no such game.
+    """
+    records: list[Record] = []
+    left_out: list[str] = []
+    for _, node in variation_tree(store, line_root(store, game_id)).walk():
+        gid = node.game_id
+        if gid == game_id:
+            continue
+        header, facts = store.facts(gid)
+        reveal = store.public_reveal(gid, store.state(gid)) if header.dice.sealed else None
+        if header.dice.sealed and reveal is None:
+            left_out.append(f"{gid} (its dice seed is still sealed)")
+        elif len(records) >= MAX_VARIATIONS:
+            left_out.append(f"{gid} (more than {MAX_VARIATIONS} variations)")
+        else:
+            records.append(
+                build_record(
+                    header,
+                    facts,
+                    reveal,
+                    store.signatures(gid),
+                    annotations=store.annotations(gid),
+                )
+            )
+    return Lines(records, left_out)

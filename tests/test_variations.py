@@ -73,8 +73,10 @@ def _fork_file(tmp_path: Path, store: str, at: int = AT) -> tuple[str, Path, Pat
     assert code == 0, err
     fork_id = out.strip()
     fork_file, parent_file = tmp_path / "fork.wake.json", tmp_path / "parent.wake.json"
-    assert wake("export", fork_id, "-o", str(fork_file), "--store", store)[0] == 0
-    assert wake("export", RIVER_PLATE_ID, "-o", str(parent_file), "--store", store)[0] == 0
+    # each file the game alone: these tests check a variation against a parent file given
+    alone = "--no-variations"
+    assert wake("export", fork_id, "-o", str(fork_file), alone, "--store", store)[0] == 0
+    assert wake("export", RIVER_PLATE_ID, "-o", str(parent_file), alone, "--store", store)[0] == 0
     return fork_id, fork_file, parent_file
 
 
@@ -171,6 +173,10 @@ def test_verify_says_which_parent_check_it_did(tmp_path: Path) -> None:
     assert code == 0 and "parent not available (not in the store)" in out
     code, out = verify(str(parent_file), "--store", store)  # not a variation
     assert code == 0 and "variation" not in out
+    with_fork = tmp_path / "with-fork.wake.json"  # exported with its fork (issue 20 item 4)
+    assert wake("export", RIVER_PLATE_ID, "-o", str(with_fork), "--store", store)[0] == 0
+    code, out = verify(str(with_fork))
+    assert code == 0 and "1 variation(s) (other lines of this game), each re-run" in out
 
 
 def test_verify_catches_a_tampered_parent(tmp_path: Path) -> None:

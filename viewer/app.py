@@ -42,6 +42,7 @@ from domain.record.keyring import Keyring, keyring_path, load_keyring
 from domain.record.signing import sides_signed
 from domain.scribe.table import Access, current_game
 from domain.store import GameStore, store_location
+from domain.variations import other_lines
 from viewer import annotations as notes_ui
 from viewer import winprob
 from viewer.access import TOKEN_PARAM, page_access
@@ -125,7 +126,14 @@ def _offer_to_keep(store: str | None, game: LoadedGame) -> None:
     if sb.button("Keep it in the store", key="keep_game"):
         try:
             kept = [check.signature for check in game.signatures if check.valid]
-            record = build_record(game.header, game.facts, game.seed_reveal, kept, game.annotations)
+            record = build_record(
+                game.header,
+                game.facts,
+                game.seed_reveal,
+                kept,
+                game.annotations,
+                variations=game.variations,  # its other lines, verified and kept with it
+            )
             import_record(GameStore(store), record)  # verified first, as `wake import`
         except WakeError as exc:
             sb.error(f"Not kept: {_md(exc)}")
@@ -600,14 +608,27 @@ def _figure(tl: Timeline, choice: str, event: int, viewer: str | None) -> go.Fig
     return _chart_figure(tl, choice, event)
 
 
-def _exports(tl: Timeline, game: LoadedGame, event: int, viewer: str | None) -> None:
+def _exports(
+    store: str | None, tl: Timeline, game: LoadedGame, event: int, viewer: str | None
+) -> None:
     st.subheader("Export")
-    text = write_record(  # public only
-        game.header, game.facts, seed_reveal=game.seed_reveal, annotations=game.annotations
-    )
+
+    def record_text() -> bytes:  # made on the click: a stored game's lines are read then
+        lines = game.variations
+        if game.source == "store" and viewer is None:  # its other lines (issue 20 item 4)
+            lines = tuple(other_lines(GameStore(store), game.header.game_id).records)
+        text = write_record(  # public only
+            game.header,
+            game.facts,
+            seed_reveal=game.seed_reveal,
+            annotations=game.annotations,
+            variations=lines,
+        )
+        return text.encode("utf-8")
+
     st.download_button(
         "Download record (.wake.json)",
-        text.encode("utf-8"),
+        record_text,
         file_name=f"{game.header.scenario_id}-{game.header.game_id[:8]}.wake.json",
         mime="application/json",
     )
@@ -730,7 +751,7 @@ def main() -> None:
     )
     if access.sees_all:  # hosted: a side's or the public page writes no annotations
         notes_ui.annotations_section(game, args.store, event, _move_to)
-    _exports(tl, game, event, viewer)
+    _exports(args.store, tl, game, event, viewer)
 
 
 def _guarded(page: Callable[[], None]) -> None:

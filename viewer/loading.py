@@ -15,7 +15,7 @@ from domain.annotations import Annotation
 from domain.engine import Fact
 from domain.errors import RecordDivergence, WakeError
 from domain.header import GameHeader
-from domain.record import build_record, read_record, verify_record
+from domain.record import Record, build_record, read_record, verify_record
 from domain.record.reader import MAX_RECORD_BYTES, read_bounded
 from domain.record.signing import SignatureCheck, check_signatures
 from domain.seed_commit import SeedSecret
@@ -39,6 +39,7 @@ class LoadedGame:
     store_seed: SeedSecret | None = field(default=None, repr=False)
     annotations: tuple[Annotation, ...] = ()  # standing ones: the store's, or the record's
     analysis: Analysis | None = None  # a record's analysis section (issue 24; the store's apart)
+    variations: tuple[Record, ...] = ()  # a record's other lines of play (take-backs, forks)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def from_bytes(data: bytes, name: str) -> LoadedGame:
         record.seed_reveal,
         annotations=tuple(record.annotations or ()),
         analysis=record.analysis,
+        variations=tuple(record.variations or ()),
     )
 
 

@@ -19,6 +19,7 @@ from domain.errors import WakeError
 from domain.importing import import_record
 from domain.record import read_record_file, write_record
 from domain.store import GameStore
+from domain.variations import Lines, other_lines
 
 
 def import_(
@@ -70,10 +71,18 @@ def export(
     analysis: Annotated[
         bool, typer.Option("--analysis", help="with the stored analysis (`wake analyse`)")
     ] = False,
+    variations: Annotated[
+        bool,
+        typer.Option(
+            "--variations/--no-variations",
+            help="with the other lines of its variation tree (take-backs, forks)",
+        ),
+    ] = True,
     store: StoreOpt = None,
 ) -> None:
     """Export a stored game as a record file (a sealed seed is revealed in it once the game
-    has ended, or after ``wake reveal-seed``; its standing annotations are in it too); with
+    has ended, or after ``wake reveal-seed``; its standing annotations are in it too, and the
+    other lines of its variation tree: a line taken back at the table, a fork); with
     ``--as SIDE``, the events as that side may see them (other players' hands and sealed
     choices redacted; only the annotations that side may see). A redacted export cannot be
     verified: only the umpire's record carries every fact."""
@@ -82,6 +91,9 @@ def export(
         header, facts = st.facts(game_id)
         if as_side is None:
             reveal = st.public_reveal(game_id, st.state(game_id)) if header.dice.sealed else None
+            lines = other_lines(st, game_id) if variations else Lines([], [])
+            for left in lines.left_out:
+                typer.echo(f"variation left out: {left}", err=True)
             text = write_record(
                 header,
                 facts,
@@ -90,6 +102,7 @@ def export(
                 st.signatures(game_id),
                 annotations=st.annotations(game_id),
                 analysis=exported_analysis(st, game_id) if analysis else None,
+                variations=lines.records,
             )
         else:
             state = new_game(header)

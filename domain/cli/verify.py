@@ -130,6 +130,11 @@ def verify(
             parent_store = GameStore(explicit_store) if explicit_store else None
             lineage(rec.header, list(rec.events), parent_store, str(path))
             lines = notes.setdefault(str(path), [])
+            if report.variations:  # each re-run as a record and checked against its parent
+                lines.append(
+                    f"{report.variations} variation(s) (other lines of this game), each re-run "
+                    "and checked against its parent in the file"
+                )
             if rec.annotations:  # issue 14: read and bound to the chain, never signed
                 lines.append(
                     f"{len(rec.annotations)} annotation(s), each bound to this chain "

@@ -1,4 +1,4 @@
-"""The record file's structure (format ``wake-record`` version 1) as pydantic models.
+"""The record file's structure (format ``wake-record``, versions 1 and 2) as pydantic models.
 
 ``commands`` and ``chance`` are derived views of ``events`` kept for people and other tools (the
 orders in order, and every roll); the events with their chained digests are the authority.
@@ -121,6 +121,10 @@ class Signature(_Model):
 MAX_SIGNATURES: Final = 16
 
 
+#: The most variations a record carries (a table's take-backs and the forks made from them).
+MAX_VARIATIONS: Final = 32
+
+
 class Record(_Model):
     """A whole recorded game."""
 
@@ -151,3 +155,50 @@ class Record(_Model):
         description="optional commentary (issue 14); outside the chain and not signed: each "
         "is bound to the chain digest after its event",
     )
+    variations: list[Record] | None = Field(
+        default=None,
+        max_length=MAX_VARIATIONS,
+        description="optional: the other lines of this game's variation tree (a line taken back "
+        "at the table, a fork), each a whole record of its own, verified on its own and against "
+        "its parent in this file; outside the chain and not covered by this record's signatures",
+    )
+
+    @model_validator(mode="after")
+    def _variations_form_one_tree(self) -> Record:
+        if self.variations is None:
+            return self
+        if any(line.variations is not None for line in self.variations):
+            raise ValueError("a variation has variations of its own (list them all once)")
+        problem = tree_problem(self.header, [line.header for line in self.variations])
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
+
+def tree_problem(game: GameHeader, variations: list[GameHeader]) -> str | None:
+    """What keeps ``variations`` from being other lines of ``game``'s variation tree (None when
+    they are): each is in the record once, and each is joined to ``game`` by parent links
+    through games in the record."""
+    if not variations:
+        return "an empty variations section (leave it out instead)"
+    headers = [game, *variations]
+    ids = [h.game_id for h in headers]
+    if len(set(ids)) != len(ids):
+        return "a game is in the record twice (as the game or as a variation)"
+    links: dict[str, set[str]] = {gid: set() for gid in ids}
+    for h in headers:
+        if h.parent is not None and h.parent.game_id in links:
+            links[h.game_id].add(h.parent.game_id)
+            links[h.parent.game_id].add(h.game_id)
+    reached, todo = {game.game_id}, [game.game_id]
+    while todo:
+        for other in links[todo.pop()] - reached:
+            reached.add(other)
+            todo.append(other)
+    for i, line in enumerate(variations, 1):
+        if line.game_id not in reached:
+            return (
+                f"variation {i} is not a line of this game (no parent links join it to the "
+                "game through games in the record)"
+            )
+    return None

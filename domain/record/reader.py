@@ -24,10 +24,12 @@ from domain.errors import LineageError, RecordError, WakeError, validation_summa
 from domain.events import CommandIssued
 from domain.record.model import (
     FORMAT_ID,
+    MAX_VARIATIONS,
     READABLE_VERSIONS,
     ChanceOutcome,
     Record,
     RecordedCommand,
+    tree_problem,
 )
 from domain.record.writer import build_record, dumps
 from domain.seed_commit import checked_seed
@@ -131,6 +133,20 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         raise RecordError(f"{source}: {exc}{hint}") from None
     if not isinstance(body, dict) or body.get("format") != FORMAT_ID:
         raise RecordError(f'{source}: not a Wake record (missing "format": "{FORMAT_ID}")')
+    lines = body.pop("variations", None)
+    record = _checked(body, source)
+    if lines is not None:
+        record = _with_variations(record, lines, source)
+    if strict and dumps(record) != raw.decode("utf-8"):
+        raise RecordError(
+            f"{source}: strict mode: not in canonical form (edited by hand? re-export it with "
+            "`wake export`)"
+        )
+    return record
+
+
+def _checked(body: dict[str, Any], source: str) -> Record:
+    """One game's record from its parsed JSON object, every check but the canonical text."""
     version = body.get("format_version")
     if type(version) is not int or version not in READABLE_VERSIONS:
         shown = repr(version) if len(repr(version)) <= 40 else repr(version)[:37] + "..."
@@ -170,12 +186,44 @@ def read_record(data: bytes | str, *, strict: bool = False, source: str = "recor
         )
         if problem is not None:
             raise RecordError(f"{source}: {problem}")
-    if strict and dumps(record) != raw.decode("utf-8"):
-        raise RecordError(
-            f"{source}: strict mode: not in canonical form (edited by hand? re-export it with "
-            "`wake export`)"
-        )
     return record
+
+
+def _with_variations(record: Record, lines: Any, source: str) -> Record:
+    """``record`` with the records of its variations section, each checked as a record of its
+    own, one tree with ``record``, and against its parent in the file."""
+    from domain.lineage import check_against_parent
+
+    if not isinstance(lines, list) or not lines:
+        raise RecordError(f"{source}: the variations section is not a non-empty list")
+    if len(lines) > MAX_VARIATIONS:
+        raise RecordError(
+            f"{source}: {len(lines)} variations, more than the limit of {MAX_VARIATIONS}"
+        )
+    checked: list[Record] = []
+    for i, line in enumerate(lines, 1):
+        where = f"{source}: variation {i}"
+        if not isinstance(line, dict) or line.get("format") != FORMAT_ID:
+            raise RecordError(f'{where}: not a Wake record (missing "format": "{FORMAT_ID}")')
+        if "variations" in line:
+            raise RecordError(f"{where}: has variations of its own (list them all once)")
+        checked.append(_checked(line, where))
+    if sum(len(line.events) for line in checked) + len(record.events) > MAX_EVENTS:
+        raise RecordError(f"{source}: more than {MAX_EVENTS} events with its variations")
+    problem = tree_problem(record.header, [line.header for line in checked])
+    if problem is not None:
+        raise RecordError(f"{source}: {problem}")
+    games = {line.header.game_id: line for line in [record, *checked]}
+    for i, line in enumerate(checked, 1):
+        ref = line.header.parent
+        parent = games.get(ref.game_id) if ref is not None else None
+        if parent is None:
+            continue
+        try:
+            check_against_parent(line.header, parent.header, parent.events)
+        except LineageError as exc:
+            raise LineageError(f"{source}: variation {i}: {exc.message}") from None
+    return record.model_copy(update={"variations": checked})
 
 
 def check_chain(record: Record, source: str = "record") -> None:

@@ -29,6 +29,7 @@ class VerifyReport:
     commands: int
     events: int
     result: str
+    variations: int = 0  # the other lines of its variation tree, each verified the same way
 
 
 def _divergence(session: Session, recorded: Fact | None, rerun: Fact | None) -> RecordDivergence:
@@ -118,6 +119,8 @@ def verify_record(
     result = "in progress"
     if state.result is not None:
         result = f"{state.result.winner or 'draw'} ({state.result.reason})"
+    for i, line in enumerate(record.variations or (), 1):
+        _verify_variation(i, line)
     return VerifyReport(
         game_id=record.header.game_id,
         ruleset=record.header.ruleset.id,
@@ -125,4 +128,16 @@ def verify_record(
         commands=state.commands,
         events=state.seq,
         result=result,
+        variations=len(record.variations or ()),
     )
+
+
+def _verify_variation(i: int, line: Record) -> None:
+    """Variation ``i`` of a record verified as a record of its own (its lineage within the file
+    was checked when the file was read)."""
+    where = f"variation {i} (game {line.header.game_id})"
+    try:
+        verify_record(line)
+    except (RecordDivergence, SealedSeed) as exc:
+        err = type(exc)(f"{where}: {exc.message}", rule=exc.rule)
+        raise err from None

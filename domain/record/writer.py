@@ -8,6 +8,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from domain.analysis.model import Analysis
 from domain.annotations import Annotation
@@ -26,10 +27,11 @@ def build_record(
     signatures: Sequence[Signature] = (),
     annotations: Sequence[Annotation] = (),
     analysis: Analysis | None = None,
+    variations: Sequence[Record] = (),
 ) -> Record:
     """Assemble the record of a game from its header and facts (and the revealed seed of a
-    game whose header commits to it, the signatures kept with it and its standing
-    annotations)."""
+    game whose header commits to it, the signatures kept with it, its standing annotations and
+    the records of the other lines of its variation tree)."""
     commands: list[RecordedCommand] = []
     chance: list[ChanceOutcome] = []
     for fact in facts:
@@ -71,6 +73,7 @@ def build_record(
         signatures=list(signatures) or None,
         annotations=list(annotations) or None,
         analysis=analysis,
+        variations=list(variations) or None,
         chain=Chain(
             genesis=genesis, head=facts[-1].digest if facts else genesis, length=len(facts)
         ),
@@ -79,8 +82,13 @@ def build_record(
 
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
-    # a record without a reveal, signatures or annotations is written exactly as before they
-    # existed
+    return json.dumps(_body(record), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _body(record: Record) -> dict[str, Any]:
+    """A record as the JSON object of its canonical text (its variations each the same way)."""
+    # a record without a reveal, signatures, annotations or variations is written exactly as
+    # before they existed
     absent = {"seed_reveal"} if record.seed_reveal is None else set()
     if not record.signatures:
         absent.add("signatures")
@@ -88,13 +96,16 @@ def dumps(record: Record) -> str:
         absent.add("annotations")
     if record.analysis is None:
         absent.add("analysis")
-    body = record.model_dump(mode="json", exclude=absent or None)
+    absent.add("variations")
+    body: dict[str, Any] = record.model_dump(mode="json", exclude=absent)
     for command in body["commands"]:
         if record.format_version == 1:  # format 1 had no times: its text stays as it was
             del command["time"]
         if command["cards"] is None:  # only orders with cards drawn by name carry them
             del command["cards"]
-    return json.dumps(body, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if record.variations:
+        body["variations"] = [_body(line) for line in record.variations]
+    return body
 
 
 def write_record(
@@ -105,6 +116,7 @@ def write_record(
     signatures: Sequence[Signature] = (),
     annotations: Sequence[Annotation] = (),
     analysis: Analysis | None = None,
+    variations: Sequence[Record] = (),
 ) -> str:
     """Render (and with ``path``, atomically write) the record of a game (with its standing
     ``annotations``, if any); returns its text.
@@ -115,7 +127,10 @@ def write_record(
     Raises:
         RecordError: ``path`` is a directory or cannot be written.
     """
-    text = dumps(build_record(header, facts, seed_reveal, signatures, annotations, analysis))
+    record = build_record(
+        header, facts, seed_reveal, signatures, annotations, analysis, variations
+    )
+    text = dumps(record)
     if path is not None:
         write_text_atomic(text, path)
     return text
