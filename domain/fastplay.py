@@ -4,10 +4,11 @@ A recorded order goes through ``engine.execute`` (parse, decide, an order fact, 
 payload re-encoded in RFC 8785 form and chained by SHA-256 digests) and ``engine.fold`` (each
 stored payload decoded back into an event, then ``evolve``). A rollout needs none of that: it
 keeps no log, so :class:`FastGame` hands the bot's command straight to the ruleset's ``decide``
-and folds the events ``decide`` returned straight into the state with ``evolve``. The dice are the
-same (die n of a seed is a pure function of the seed and n), the rules are the same functions, so
-the events are the same: ``tests/test_fastplay.py`` checks them against the recorded path for every
-bundled game and for bot games of every ruleset.
+and folds the events ``decide`` returned straight into the state with ``evolve``
+(``Ruleset.decide_folded``: a ruleset that folds them inside ``decide`` anyway hands that state
+back). The dice are the same (die n of a seed is a pure function of the seed and n), the rules
+are the same functions, so the events are the same: ``tests/test_fastplay.py`` checks them
+against the recorded path for every bundled game and for bot games of every ruleset.
 """
 
 from __future__ import annotations
@@ -65,11 +66,9 @@ class FastGame:
         """
         if self.result is not None:
             raise GameOver("the game has ended; no more orders are accepted")
-        events = self.ruleset.decide(self.rules, side, command, dice)
-        evolve = self.ruleset.evolve
-        rules, position, result = self.rules, self.dice_position, self.result
+        events, rules = self.ruleset.decide_folded(self.rules, side, command, dice)
+        position, result = self.dice_position, self.result
         for event in events:
-            rules = evolve(rules, event)
             if type(event) is GameEnded:
                 result = event
             end = dice_end(event)
