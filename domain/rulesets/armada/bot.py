@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -419,30 +420,60 @@ def quick_final(
 ) -> Pose:
     """The final pose of a course, as :func:`.maneuver.execute` computes it, without building
     the tool's shapes (the bot scores many courses; a test keeps the two in step)."""
+    local, heading = _course_offset(
+        size.width,
+        size.length,
+        tool.width,
+        tool.first_segment,
+        tool.part_segment,
+        tool.click_degrees,
+        tuple(course),
+        side,
+    )
+    wx, wy = start.to_world(local)
+    return Pose(wx, wy, start.heading + heading).rounded()
+
+
+@lru_cache(maxsize=4096)
+def _course_offset(
+    width: float,
+    length: float,
+    tool_width: float,
+    first: float,
+    part: float,
+    click_degrees: float,
+    course: tuple[int, ...],
+    side: Side,
+) -> tuple[tuple[float, float], float]:
+    """Where a course leaves the base centre in the ship's own frame, and the turn: the same
+    for every start pose, so computed once per base, tool, course and side."""
     sign = 1.0 if side == "right" else -1.0
-    anchor = (sign * (size.width + tool.width) / 2, size.length / 2)
+    anchor = (sign * (width + tool_width) / 2, length / 2)
     x, y = anchor
     heading = 0.0
     for click in course:
         rad = math.radians(heading)
-        x, y = x + tool.first_segment * math.sin(rad), y + tool.first_segment * math.cos(rad)
-        heading += click * tool.click_degrees
+        x, y = x + first * math.sin(rad), y + first * math.cos(rad)
+        heading += click * click_degrees
         rad = math.radians(heading)
-        x, y = x + tool.part_segment * math.sin(rad), y + tool.part_segment * math.cos(rad)
+        x, y = x + part * math.sin(rad), y + part * math.cos(rad)
     turned = Pose(0.0, 0.0, heading).to_world(anchor)
-    wx, wy = start.to_world((x - turned[0], y - turned[1]))
-    return Pose(wx, wy, start.heading + heading).rounded()
+    return (x - turned[0], y - turned[1]), heading
 
 
 def _margin(pose: Pose, size: Size, width: float, height: float) -> float:
     """How far the base at ``pose`` keeps from the play area's edges (negative: outside)."""
     w, h = size.width / 2, size.length / 2
-    corners = [pose.to_world((dx, dy)) for dx in (-w, w) for dy in (-h, h)]
+    to_world = pose.to_world
+    x1, y1 = to_world((-w, -h))
+    x2, y2 = to_world((-w, h))
+    x3, y3 = to_world((w, -h))
+    x4, y4 = to_world((w, h))
     return min(
-        min(x for x, _ in corners),
-        min(y for _, y in corners),
-        width - max(x for x, _ in corners),
-        height - max(y for _, y in corners),
+        min(x1, x2, x3, x4),
+        min(y1, y2, y3, y4),
+        width - max(x1, x2, x3, x4),
+        height - max(y1, y2, y3, y4),
     )
 
 
