@@ -42,7 +42,7 @@ from domain.rulesets.armada.events import (
     SquadronMoved,
     UnitDestroyed,
 )
-from domain.rulesets.armada.geocache import obstacles_key, ships_in_play
+from domain.rulesets.armada.geocache import enemy_squadrons, obstacles_key, ships_in_play
 from domain.rulesets.armada.geometry import TOLERANCE
 from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
@@ -72,9 +72,7 @@ def engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
     me = state.squadrons[squadron_id]
     if not me.in_play:
         return []
-    enemies = tuple(
-        (sq.id, sq.x, sq.y) for sq in state.squadrons.values() if sq.in_play and sq.side != me.side
-    )
+    enemies = enemy_squadrons(state, me.side)
     if not enemies:
         return []
     key = ("engaged", me.x, me.y, enemies, ships_in_play(state), obstacles_key(state))
