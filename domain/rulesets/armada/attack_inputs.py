@@ -183,7 +183,22 @@ def measure(
     ship).
 
     Remembered per the positions that decide it (:mod:`.geocache`): the units', the other
-    ships' in play and the obstacles'."""
+    ships' in play and the obstacles'; and before building that key, per the state parts it
+    reads (:mod:`.partmemo`), which the bot asks about again and again between two events."""
+    return remembered(
+        (state.ships, state.squadrons, state.scenario, state.data),
+        ("measure", attacker, zone, defender, defending_zone),
+        lambda: _measure_by_positions(state, attacker, zone, defender, defending_zone),
+    )
+
+
+def _measure_by_positions(
+    state: ArmadaState,
+    attacker: str,
+    zone: Zone | None,
+    defender: str,
+    defending_zone: Zone | None,
+) -> Measured:
     defender_is_ship = defender in state.ships
     engaged = (not defender_is_ship) and _engaged_elsewhere(state, defender, attacker)
     key = (

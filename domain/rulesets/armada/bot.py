@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
+import shapely
 from pydantic import BaseModel
 from shapely.geometry import Point
 
@@ -729,7 +730,9 @@ def _along(lines: Any, step: float = 2.0) -> list[tuple[float, float]]:
             points.append(part.coords[0])
             continue
         n = max(2, math.ceil(part.length / step) + 1)
-        points += [part.interpolate(i / (n - 1), normalized=True).coords[0] for i in range(n)]
+        # one vectorised call: the same GEOS interpolation as ``part.interpolate`` per point
+        spots = shapely.line_interpolate_point(part, [i / (n - 1) for i in range(n)], True)
+        points += [(x, y) for x, y in shapely.get_coordinates(spots).tolist()]
     return points
 
 

@@ -461,8 +461,16 @@ def _ship_event(state: ArmadaState, ship_id: str, event: DomainEvent) -> ArmadaS
     return with_ship(state, ship_id, **update)
 
 
+def _unit_of(event: DomainEvent) -> Any:
+    """The event's ``unit`` or else its ``ship`` field (None: neither). Read from the fields
+    themselves: a missing attribute costs pydantic's ``__getattr__`` and an exception, for
+    every event folded."""
+    fields = event.__dict__
+    return fields.get("unit") or fields.get("ship")
+
+
 def _units(state: ArmadaState, event: DomainEvent) -> ArmadaState:
-    unit = getattr(event, "unit", None) or getattr(event, "ship", None)
+    unit = _unit_of(event)
     if not isinstance(unit, str):
         return state
     if unit in state.ships:
@@ -494,7 +502,7 @@ def _units(state: ArmadaState, event: DomainEvent) -> ArmadaState:
 
 
 def _dealings(state: ArmadaState, event: DomainEvent) -> ArmadaState:
-    ship = getattr(event, "unit", None) or getattr(event, "ship", None)
+    ship = _unit_of(event)
     dealings = list(state.dealings)
     index = next((i for i, d in enumerate(dealings) if d.ship == ship), None)
     current = dealings[index] if index is not None else None

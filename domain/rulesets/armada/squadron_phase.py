@@ -46,6 +46,7 @@ from domain.rulesets.armada.geocache import enemy_squadrons, obstacles_key, ship
 from domain.rulesets.armada.geometry import TOLERANCE
 from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
+from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.sight import trace
 from domain.rulesets.armada.state import (
@@ -68,15 +69,25 @@ def engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
     """The enemy squadrons engaged with ``squadron_id`` (SWA-3.3): at distance 1 of it, unless
     line of sight between the two (centre to centre) is obstructed by an obstacle or a ship —
     RRG "Engagement": obstructed squadrons are not engaged, though they may still attack each
-    other. In scenario order. Remembered per the positions that decide it (:mod:`.geocache`)."""
+    other. In scenario order. Remembered per the positions that decide it (:mod:`.geocache`),
+    and before building that key per the state parts it reads (:mod:`.partmemo`)."""
+    found = remembered(
+        (state.squadrons, state.ships, state.scenario, state.data),
+        ("engaged", squadron_id),
+        lambda: _engaged_by_positions(state, squadron_id),
+    )
+    return list(found)
+
+
+def _engaged_by_positions(state: ArmadaState, squadron_id: str) -> tuple[str, ...]:
     me = state.squadrons[squadron_id]
     if not me.in_play:
-        return []
+        return ()
     enemies = enemy_squadrons(state, me.side)
     if not enemies:
-        return []
+        return ()
     key = ("engaged", me.x, me.y, enemies, ships_in_play(state), obstacles_key(state))
-    return list(state.data.memo(key, lambda: tuple(_engaged_with(state, squadron_id))))
+    return state.data.memo(key, lambda: tuple(_engaged_with(state, squadron_id)))
 
 
 def _engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
