@@ -41,7 +41,7 @@ from domain.rulesets.armada.attack_state import (
 )
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.data import ShipCard
-from domain.rulesets.armada.geocache import obstacles_key, ships_in_play, unit_key
+from domain.rulesets.armada.geocache import obstacles_key, positions, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.obstacles import obstacle_shapes
 from domain.rulesets.armada.partmemo import remembered
@@ -183,11 +183,18 @@ def measure(
     ship).
 
     Remembered per the positions that decide it (:mod:`.geocache`): the units', the other
-    ships' in play and the obstacles'; and before building that key, per the state parts it
-    reads (:mod:`.partmemo`), which the bot asks about again and again between two events."""
-    return remembered(
-        (state.ships, state.squadrons, state.scenario, state.data),
-        ("measure", attacker, zone, defender, defending_zone),
+    ships' in play and the obstacles'; and before building that key, per where everything
+    stands (:func:`.geocache.positions`, cheaper to build; it misses whenever any unit moved)."""
+    return state.data.memo(
+        # the units' own keys too: a unit out of play is not in ``positions``
+        (
+            "measure",
+            positions(state),
+            unit_key(state, attacker),
+            zone,
+            unit_key(state, defender),
+            defending_zone,
+        ),
         lambda: _measure_by_positions(state, attacker, zone, defender, defending_zone),
     )
 

@@ -72,6 +72,23 @@ def enemy_squadrons(state: ArmadaState, side: str) -> int:
     )
 
 
+def positions(state: ArmadaState) -> tuple[int, int, int]:
+    """Where everything stands: the ships in play, the squadrons in play (with their sides)
+    and the obstacles, as three tokens. A coarse key (any unit moving changes it) that costs
+    three look-ups by identity: the first memo level before a question's own key. A unit out
+    of play is not in it: a question about one adds the unit's own key (:func:`unit_key`)."""
+    squadrons = state.squadrons
+    return (
+        ships_in_play(state),
+        _by_identity(
+            squadrons,
+            "all",
+            lambda: tuple((sq.id, sq.side, sq.x, sq.y) for sq in squadrons.values() if sq.in_play),
+        ),
+        obstacles_key(state),
+    )
+
+
 # A key part is built once per state part, not once per question. The game state never changes
 # a part in place (evolve copies the dict or tuple it changes), so the part's identity stands for
 # its content while the part is alive: each entry holds the part itself, so its id cannot be

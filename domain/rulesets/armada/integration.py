@@ -57,6 +57,7 @@ from domain.rulesets.armada.attack_inputs import (
 )
 from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
 from domain.rulesets.armada.damage_dealing import ensure_deck, hull_of, with_deck
+from domain.rulesets.armada.geocache import positions, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.ship_phase import check_ship_attack, mark_ship_attack
 from domain.rulesets.armada.squadron_phase import check_squadron_attack, mark_squadron_attack
@@ -348,9 +349,17 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
 
 def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) -> bool:
     """Cheap necessary conditions before measuring: a ship's target touches the zone's arc
-    and lies within long range of its base; a squadron's lies near distance 1."""
+    and lies within long range of its base; a squadron's lies near distance 1. Remembered per
+    where everything stands (:func:`.geocache.positions`)."""
     if zone is None:
         return True
+    return state.data.memo(
+        ("plausible", positions(state), unit_key(state, unit), zone, unit_key(state, defender)),
+        lambda: _plausible_here(state, unit, zone, defender),
+    )
+
+
+def _plausible_here(state: ArmadaState, unit: str, zone: Zone, defender: str) -> bool:
     placed = state.placed(unit)
     target = state.placed(defender).base if defender in state.ships else state.disc(defender)
     reach = state.data.geometry.range_bands.long

@@ -42,11 +42,10 @@ from domain.rulesets.armada.events import (
     SquadronMoved,
     UnitDestroyed,
 )
-from domain.rulesets.armada.geocache import enemy_squadrons, obstacles_key, ships_in_play
+from domain.rulesets.armada.geocache import enemy_squadrons, obstacles_key, positions, ships_in_play
 from domain.rulesets.armada.geometry import TOLERANCE
 from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
-from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.sequence import acting_side
 from domain.rulesets.armada.sight import trace
 from domain.rulesets.armada.state import (
@@ -70,10 +69,9 @@ def engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
     line of sight between the two (centre to centre) is obstructed by an obstacle or a ship —
     RRG "Engagement": obstructed squadrons are not engaged, though they may still attack each
     other. In scenario order. Remembered per the positions that decide it (:mod:`.geocache`),
-    and before building that key per the state parts it reads (:mod:`.partmemo`)."""
-    found = remembered(
-        (state.squadrons, state.ships, state.scenario, state.data),
-        ("engaged", squadron_id),
+    and before building that key per where everything stands (:func:`.geocache.positions`)."""
+    found = state.data.memo(
+        ("engaged", positions(state), squadron_id),
         lambda: _engaged_by_positions(state, squadron_id),
     )
     return list(found)
