@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.dice import DiceSource, SeededDice
-from domain.engine import GameState
+from domain.engine import GameState, initial_rules
 from domain.errors import GameOver
 from domain.events import DomainEvent, GameEnded, dice_end
-from domain.ruleset import Ruleset
+from domain.header import GameHeader
+from domain.ruleset import Ruleset, get_ruleset
 
 MAX_ORDERS = 200_000
 """Orders a rollout may take before it is called unfinished (as ``simulate``)."""
@@ -40,6 +41,12 @@ class FastGame:
     commands: int
     dice_position: int
     result: GameEnded | None
+
+    @classmethod
+    def new(cls, header: GameHeader) -> FastGame:
+        """A new game (as ``engine.new_game``, without the genesis digest: no log chains from
+        it)."""
+        return cls(get_ruleset(header.ruleset.id), initial_rules(header), 0, 0, 0, None)
 
     @classmethod
     def from_state(cls, state: GameState) -> FastGame:
