@@ -153,7 +153,7 @@ def nearest_enemy(state: ArmadaState, ship: ShipState) -> tuple[ShipState | None
     """The enemy ship nearest ``ship`` (centre to centre) and its distance."""
     best: tuple[ShipState | None, float] = (None, math.inf)
     for enemy in _enemy_ships(state, ship.side):
-        d = math.dist(ship.pose.position, enemy.pose.position)
+        d = math.dist(ship.position, enemy.position)
         if d < best[1]:
             best = (enemy, d)
     return best
@@ -242,7 +242,7 @@ def _deploy_squadrons(
             )
 
         spots = (
-            p for ship in ships for p in _around(ship.pose.position, [70.0, 85.0, 100.0, 115.0], 16)
+            p for ship in ships for p in _around(ship.position, [70.0, 85.0, 100.0, 115.0], 16)
         )
         point = _first_legal(spots, ok)
         if point is None:
@@ -516,7 +516,7 @@ def _course_score(
     score -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
     enemy, _ = nearest if nearest is not None else nearest_enemy(state, ship)
     if enemy is not None:
-        ex, ey = enemy.pose.position
+        ex, ey = enemy.position
         d = math.dist(pose.position, (ex, ey))
         bearing = math.degrees(math.atan2(ex - pose.x, ey - pose.y)) % 360.0
         off = abs((bearing - pose.heading + 180.0) % 360.0 - 180.0)
@@ -612,7 +612,7 @@ def _target_point(state: ArmadaState, sq_id: str) -> tuple[float, float] | None:
             return None
         bases = {s.id: state.placed(s.id).base for s in ships}
         enemy = min(ships, key=lambda s: (distance_between(bases[s.id], Point(here)), s.id))
-        target = enemy.pose.position
+        target = enemy.position
         gap = distance_between(bases[enemy.id], Point(here)) - radius
     d = math.dist(here, target)
     travel = min(reach - 0.01, gap - 12.0)

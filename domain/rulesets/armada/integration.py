@@ -372,7 +372,7 @@ def _far(state: ArmadaState, attacker: str, defender: str) -> bool:
     """Cheap bound: a squadron's target more than distance 1 away centre to centre + sizes."""
     a = state.squadrons[attacker].position
     b = (
-        state.ships[defender].pose.position
+        state.ships[defender].position
         if defender in state.ships
         else state.squadrons[defender].position
     )
