@@ -352,7 +352,7 @@ def pool_roll(
     first = dice.position
     faces, counts = throw_pool(pool, dice)
     value = score(counts)
-    dist = pool_distribution(pool, score)
+    p_success, p_outcome, mean = _pool_odds(pool_distribution(pool, score), value)
     roll = RollRecord(
         side=side,
         expression=pool_expression(pool),
@@ -371,11 +371,31 @@ def pool_roll(
         compared_with=value,
         outcome=f"{value} {unit}".rstrip(),
         success=None,
-        p_success=_frac(p_at_least(dist, value)),
-        p_outcome=_frac(dist.get(value, Fraction(0))),
+        p_success=p_success,
+        p_outcome=p_outcome,
         value=str(value),
-        expected=_frac(expected(dist)),
+        expected=mean,
     )
+
+
+_POOL_ODDS: dict[tuple[Any, ...], tuple[str, str, str]] = {}
+
+
+def _pool_odds(dist: dict[int, Fraction], value: int) -> tuple[str, str, str]:
+    """(P(at least ``value``), P(exactly ``value``), the mean) of a pool's score, as the event
+    writes them: once per distinct distribution and score (keyed by plain integers, which hash
+    faster than fractions)."""
+    key = (value, *((v, p.numerator, p.denominator) for v, p in dist.items()))
+    found = _POOL_ODDS.get(key)
+    if found is None:
+        if len(_POOL_ODDS) >= 4096:
+            _POOL_ODDS.clear()
+        found = _POOL_ODDS[key] = (
+            _frac(p_at_least(dist, value)),
+            _frac(dist.get(value, Fraction(0))),
+            _frac(expected(dist)),
+        )
+    return found
 
 
 def _percent(fraction: str) -> str:

@@ -240,6 +240,24 @@ def new_game(header: GameHeader) -> GameState:
         RecordError: the header was made by another version of the ruleset, or its scenario
             or options do not fit the ruleset.
     """
+    return GameState(
+        header=header,
+        rules=initial_rules(header),
+        seq=0,
+        commands=0,
+        dice_position=0,
+        head=header.genesis_digest(),
+        result=None,
+    )
+
+
+def initial_rules(header: GameHeader) -> Any:
+    """The ruleset's state before the first fact (what :func:`new_game` starts from, without
+    the genesis digest a log chains from: the rollouts' fast path keeps no log).
+
+    Raises:
+        UnknownRuleset / RecordError: as :func:`new_game`.
+    """
     ruleset = get_ruleset(header.ruleset.id)
     meta = ruleset.meta
     if header.ruleset.version != meta.version and header.ruleset.version not in meta.replays:
@@ -258,15 +276,7 @@ def new_game(header: GameHeader) -> GameState:
             f"the header does not describe a game {header.ruleset.id} can start: "
             f"{validation_summary(exc)}"
         ) from exc
-    return GameState(
-        header=header,
-        rules=rules,
-        seq=0,
-        commands=0,
-        dice_position=0,
-        head=header.genesis_digest(),
-        result=None,
-    )
+    return rules
 
 
 def decode(state: GameState, fact: Fact) -> DomainEvent:

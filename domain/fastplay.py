@@ -4,10 +4,11 @@ A recorded order goes through ``engine.execute`` (parse, decide, an order fact, 
 payload re-encoded in RFC 8785 form and chained by SHA-256 digests) and ``engine.fold`` (each
 stored payload decoded back into an event, then ``evolve``). A rollout needs none of that: it
 keeps no log, so :class:`FastGame` hands the bot's command straight to the ruleset's ``decide``
-and folds the events ``decide`` returned straight into the state with ``evolve``. The dice are the
-same (die n of a seed is a pure function of the seed and n), the rules are the same functions, so
-the events are the same: ``tests/test_fastplay.py`` checks them against the recorded path for every
-bundled game and for bot games of every ruleset.
+and folds the events ``decide`` returned straight into the state with ``evolve``
+(``Ruleset.decide_folded``: a ruleset that folds them inside ``decide`` anyway hands that state
+back). The dice are the same (die n of a seed is a pure function of the seed and n), the rules
+are the same functions, so the events are the same: ``tests/test_fastplay.py`` checks them
+against the recorded path for every bundled game and for bot games of every ruleset.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.dice import DiceSource, SeededDice
-from domain.engine import GameState
+from domain.engine import GameState, initial_rules
 from domain.errors import GameOver
 from domain.events import DomainEvent, GameEnded, dice_end
-from domain.ruleset import Ruleset
+from domain.header import GameHeader
+from domain.ruleset import Ruleset, get_ruleset
 
 MAX_ORDERS = 200_000
 """Orders a rollout may take before it is called unfinished (as ``simulate``)."""
@@ -39,6 +41,12 @@ class FastGame:
     commands: int
     dice_position: int
     result: GameEnded | None
+
+    @classmethod
+    def new(cls, header: GameHeader) -> FastGame:
+        """A new game (as ``engine.new_game``, without the genesis digest: no log chains from
+        it)."""
+        return cls(get_ruleset(header.ruleset.id), initial_rules(header), 0, 0, 0, None)
 
     @classmethod
     def from_state(cls, state: GameState) -> FastGame:
@@ -65,11 +73,9 @@ class FastGame:
         """
         if self.result is not None:
             raise GameOver("the game has ended; no more orders are accepted")
-        events = self.ruleset.decide(self.rules, side, command, dice)
-        evolve = self.ruleset.evolve
-        rules, position, result = self.rules, self.dice_position, self.result
+        events, rules = self.ruleset.decide_folded(self.rules, side, command, dice)
+        position, result = self.dice_position, self.result
         for event in events:
-            rules = evolve(rules, event)
             if type(event) is GameEnded:
                 result = event
             end = dice_end(event)

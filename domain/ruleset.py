@@ -130,6 +130,21 @@ class Ruleset(ABC, Generic[S, C]):
     def evolve(self, state: S, event: DomainEvent) -> S:
         """Apply one event. Never raises, never rolls."""
 
+    def decide_folded(
+        self, state: S, side: str | None, command: C, dice: DiceSource
+    ) -> tuple[list[DomainEvent], S]:
+        """``decide``'s events and the state after evolving them all (for the rollouts' fast
+        path). A ruleset whose ``decide`` already folds its events to find the automatic steps
+        after an order overrides this to hand that state back instead of folding twice.
+
+        Raises:
+            WakeError: as ``decide``.
+        """
+        events = self.decide(state, side, command, dice)
+        for event in events:
+            state = self.evolve(state, event)
+        return events, state
+
     # --- serving players, bots and viewers --------------------------------------------------
 
     @abstractmethod

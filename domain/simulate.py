@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.distributed import Runner, runner
-from domain.engine import Fact, Session, header_for, new_game
+from domain.engine import Fact, Session, header_for
 from domain.fastplay import FastGame, play_out
 from domain.header import GameHeader
 from domain.ruleset import get_ruleset
@@ -67,7 +67,7 @@ def play_one(
         state = session.state
         rules, seq, orders, result = state.rules, state.seq, state.commands, state.result
     else:  # the fast path: the same events, no log (tests/test_fastplay.py)
-        game = play_out(FastGame.from_state(new_game(header)), seed, max_orders=MAX_ORDERS)
+        game = play_out(FastGame.new(header), seed, max_orders=MAX_ORDERS)
         rules, seq, orders, result = game.rules, game.seq, game.commands, game.result
     ruleset = get_ruleset(ruleset_id)
     view = ruleset.read_model(rules)

@@ -12,7 +12,7 @@ import pytest
 from domain.canonical import jcs
 from domain.conformance import bot_game
 from domain.dice import ScriptedDice, SeededDice
-from domain.engine import new_game
+from domain.engine import header_for, new_game
 from domain.events import CommandIssued
 from domain.fastplay import FastGame, play_out
 from domain.record.reader import read_record_file
@@ -81,3 +81,13 @@ def test_fast_path_bot_game_equals_recorded_bot_game(ruleset_id: str, seed: int)
         session.state.dice_position,
     )
     assert game.result == session.state.result
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(SCENARIOS))
+def test_new_fast_game_starts_where_new_game_does(ruleset_id: str) -> None:
+    """``FastGame.new`` (no genesis digest) starts from the state ``engine.new_game`` does."""
+    path = FIXTURES / "scenarios" / ruleset_id / f"{SCENARIOS[ruleset_id]}.json"
+    header = header_for(ruleset_id, json.loads(path.read_text()), game_id="fast-new", seed=3)
+    fresh, recorded = FastGame.new(header), FastGame.from_state(new_game(header))
+    assert fresh.rules == recorded.rules
+    assert (fresh.seq, fresh.commands, fresh.dice_position, fresh.result) == (0, 0, 0, None)

@@ -40,12 +40,14 @@ from domain.rulesets.armada.attack_state import (
     SquadronDefender,
 )
 from domain.rulesets.armada.damage_dealing import hull_of
-from domain.rulesets.armada.geocache import obstacles_key, ships_in_play, unit_key
+from domain.rulesets.armada.data import ShipCard
+from domain.rulesets.armada.geocache import obstacles_key, positions, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.obstacles import obstacle_shapes
+from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.sight import Sight, trace
 from domain.rulesets.armada.squadron_phase import engaged_with
-from domain.rulesets.armada.state import ArmadaState
+from domain.rulesets.armada.state import Activation, ArmadaState, ShipState
 
 Defender = ShipDefender | SquadronDefender
 
@@ -60,22 +62,12 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
         if zone is None:
             raise InvalidCommand("a ship attacks from a hull zone: name `zone`")
         ship = state.ships[unit]
-        card = state.card(unit)
+        data = state.data
         activation = state.activation
-        dial = activation is not None and activation.ship == unit and activation.dial
-        resolved = "concentrate_fire" in ship.resolved
-        return Attacker(
-            id=unit,
-            side=ship.side,
-            kind="ship",
-            zone=zone,
-            size=card.size,
-            battery=getattr(card.battery, zone),
-            anti_squadron=card.anti_squadron,
-            concentrate_fire_dial=dial == "concentrate_fire" and not resolved,
-            concentrate_fire_token="concentrate_fire" in ship.tokens and not resolved,
-            face_up=tuple(c.card for c in ship.damage if c.face_up),
-            ship_attacks_this_round=activation.ship_targets if activation is not None else 0,
+        return remembered(
+            (ship, data, activation),
+            ("attacker", zone),
+            lambda: _ship_attacker(ship, data.ships.get(ship.card), activation, zone),
         )
     if unit in state.squadrons:
         if zone is not None:
@@ -96,29 +88,55 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
     raise InvalidCommand(f"no ship or squadron {unit!r}")
 
 
+def _ship_attacker(
+    ship: ShipState, card: ShipCard, activation: Activation | None, zone: Zone
+) -> Attacker:
+    dial = activation is not None and activation.ship == ship.id and activation.dial
+    resolved = "concentrate_fire" in ship.resolved
+    return Attacker(
+        id=ship.id,
+        side=ship.side,
+        kind="ship",
+        zone=zone,
+        size=card.size,
+        battery=getattr(card.battery, zone),
+        anti_squadron=card.anti_squadron,
+        concentrate_fire_dial=dial == "concentrate_fire" and not resolved,
+        concentrate_fire_token="concentrate_fire" in ship.tokens and not resolved,
+        face_up=tuple(c.card for c in ship.damage if c.face_up),
+        ship_attacks_this_round=activation.ship_targets if activation is not None else 0,
+    )
+
+
 def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender:
     """The defender as the pipeline sees it (a ship with its defending hull zone, or a
     squadron)."""
     if unit in state.ships:
         if zone is None:
             raise InvalidCommand("name the defending hull zone (`defending_zone`) of a ship")
-        hull = hull_of(state, unit)
-        return ShipDefender(
-            **dict(hull),
-            zone=zone,
-            size=state.card(unit).size,
+        ship = state.ships[unit]
+        return remembered(
+            (ship, state.data),
+            ("defender", zone),
+            lambda: ShipDefender(
+                **dict(hull_of(state, unit)), zone=zone, size=state.card(unit).size
+            ),
         )
     if unit in state.squadrons:
         if zone is not None:
             raise InvalidCommand("a squadron has no hull zone: leave `defending_zone` out")
         squadron = state.squadrons[unit]
-        return SquadronDefender(
-            id=unit,
-            side=squadron.side,
-            hull=squadron.hull,
-            tokens=squadron.defense,
-            keywords=tuple(state.squadron_card(unit).keywords),
-            destroyed=squadron.destroyed,
+        return remembered(
+            (squadron, state.data),
+            ("defender",),
+            lambda: SquadronDefender(
+                id=unit,
+                side=squadron.side,
+                hull=squadron.hull,
+                tokens=squadron.defense,
+                keywords=tuple(state.squadron_card(unit).keywords),
+                destroyed=squadron.destroyed,
+            ),
         )
     raise InvalidCommand(f"no ship or squadron {unit!r}")
 
@@ -165,7 +183,29 @@ def measure(
     ship).
 
     Remembered per the positions that decide it (:mod:`.geocache`): the units', the other
-    ships' in play and the obstacles'."""
+    ships' in play and the obstacles'; and before building that key, per where everything
+    stands (:func:`.geocache.positions`, cheaper to build; it misses whenever any unit moved)."""
+    return state.data.memo(
+        # the units' own keys too: a unit out of play is not in ``positions``
+        (
+            "measure",
+            positions(state),
+            unit_key(state, attacker),
+            zone,
+            unit_key(state, defender),
+            defending_zone,
+        ),
+        lambda: _measure_by_positions(state, attacker, zone, defender, defending_zone),
+    )
+
+
+def _measure_by_positions(
+    state: ArmadaState,
+    attacker: str,
+    zone: Zone | None,
+    defender: str,
+    defending_zone: Zone | None,
+) -> Measured:
     defender_is_ship = defender in state.ships
     engaged = (not defender_is_ship) and _engaged_elsewhere(state, defender, attacker)
     key = (

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
+import shapely
 from pydantic import BaseModel
 from shapely.geometry import Point
 
@@ -151,7 +153,7 @@ def nearest_enemy(state: ArmadaState, ship: ShipState) -> tuple[ShipState | None
     """The enemy ship nearest ``ship`` (centre to centre) and its distance."""
     best: tuple[ShipState | None, float] = (None, math.inf)
     for enemy in _enemy_ships(state, ship.side):
-        d = math.dist(ship.pose.position, enemy.pose.position)
+        d = math.dist(ship.position, enemy.position)
         if d < best[1]:
             best = (enemy, d)
     return best
@@ -240,7 +242,7 @@ def _deploy_squadrons(
             )
 
         spots = (
-            p for ship in ships for p in _around(ship.pose.position, [70.0, 85.0, 100.0, 115.0], 16)
+            p for ship in ships for p in _around(ship.position, [70.0, 85.0, 100.0, 115.0], 16)
         )
         point = _first_legal(spots, ok)
         if point is None:
@@ -419,30 +421,60 @@ def quick_final(
 ) -> Pose:
     """The final pose of a course, as :func:`.maneuver.execute` computes it, without building
     the tool's shapes (the bot scores many courses; a test keeps the two in step)."""
+    local, heading = _course_offset(
+        size.width,
+        size.length,
+        tool.width,
+        tool.first_segment,
+        tool.part_segment,
+        tool.click_degrees,
+        tuple(course),
+        side,
+    )
+    wx, wy = start.to_world(local)
+    return Pose(wx, wy, start.heading + heading).rounded()
+
+
+@lru_cache(maxsize=4096)
+def _course_offset(
+    width: float,
+    length: float,
+    tool_width: float,
+    first: float,
+    part: float,
+    click_degrees: float,
+    course: tuple[int, ...],
+    side: Side,
+) -> tuple[tuple[float, float], float]:
+    """Where a course leaves the base centre in the ship's own frame, and the turn: the same
+    for every start pose, so computed once per base, tool, course and side."""
     sign = 1.0 if side == "right" else -1.0
-    anchor = (sign * (size.width + tool.width) / 2, size.length / 2)
+    anchor = (sign * (width + tool_width) / 2, length / 2)
     x, y = anchor
     heading = 0.0
     for click in course:
         rad = math.radians(heading)
-        x, y = x + tool.first_segment * math.sin(rad), y + tool.first_segment * math.cos(rad)
-        heading += click * tool.click_degrees
+        x, y = x + first * math.sin(rad), y + first * math.cos(rad)
+        heading += click * click_degrees
         rad = math.radians(heading)
-        x, y = x + tool.part_segment * math.sin(rad), y + tool.part_segment * math.cos(rad)
+        x, y = x + part * math.sin(rad), y + part * math.cos(rad)
     turned = Pose(0.0, 0.0, heading).to_world(anchor)
-    wx, wy = start.to_world((x - turned[0], y - turned[1]))
-    return Pose(wx, wy, start.heading + heading).rounded()
+    return (x - turned[0], y - turned[1]), heading
 
 
 def _margin(pose: Pose, size: Size, width: float, height: float) -> float:
     """How far the base at ``pose`` keeps from the play area's edges (negative: outside)."""
     w, h = size.width / 2, size.length / 2
-    corners = [pose.to_world((dx, dy)) for dx in (-w, w) for dy in (-h, h)]
+    to_world = pose.to_world
+    x1, y1 = to_world((-w, -h))
+    x2, y2 = to_world((-w, h))
+    x3, y3 = to_world((w, -h))
+    x4, y4 = to_world((w, h))
     return min(
-        min(x for x, _ in corners),
-        min(y for _, y in corners),
-        width - max(x for x, _ in corners),
-        height - max(y for _, y in corners),
+        min(x1, x2, x3, x4),
+        min(y1, y2, y3, y4),
+        width - max(x1, x2, x3, x4),
+        height - max(y1, y2, y3, y4),
     )
 
 
@@ -484,7 +516,7 @@ def _course_score(
     score -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
     enemy, _ = nearest if nearest is not None else nearest_enemy(state, ship)
     if enemy is not None:
-        ex, ey = enemy.pose.position
+        ex, ey = enemy.position
         d = math.dist(pose.position, (ex, ey))
         bearing = math.degrees(math.atan2(ex - pose.x, ey - pose.y)) % 360.0
         off = abs((bearing - pose.heading + 180.0) % 360.0 - 180.0)
@@ -580,7 +612,7 @@ def _target_point(state: ArmadaState, sq_id: str) -> tuple[float, float] | None:
             return None
         bases = {s.id: state.placed(s.id).base for s in ships}
         enemy = min(ships, key=lambda s: (distance_between(bases[s.id], Point(here)), s.id))
-        target = enemy.pose.position
+        target = enemy.position
         gap = distance_between(bases[enemy.id], Point(here)) - radius
     d = math.dist(here, target)
     travel = min(reach - 0.01, gap - 12.0)
@@ -698,7 +730,9 @@ def _along(lines: Any, step: float = 2.0) -> list[tuple[float, float]]:
             points.append(part.coords[0])
             continue
         n = max(2, math.ceil(part.length / step) + 1)
-        points += [part.interpolate(i / (n - 1), normalized=True).coords[0] for i in range(n)]
+        # one vectorised call: the same GEOS interpolation as ``part.interpolate`` per point
+        spots = shapely.line_interpolate_point(part, [i / (n - 1) for i in range(n)], True)
+        points += [(x, y) for x, y in shapely.get_coordinates(spots).tolist()]
     return points
 
 

@@ -14,23 +14,29 @@ from domain.dice import DiceSource
 from domain.events import DomainEvent
 from domain.rulesets.armada import damage as dmg
 from domain.rulesets.armada.geometry import ZONES, Zone
+from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.state import ArmadaState
 
 
 def hull_of(state: ArmadaState, ship_id: str) -> dmg.ShipHull:
-    """What damage acts on, for one ship of the game state."""
+    """What damage acts on, for one ship of the game state (built once per ship state)."""
     ship = state.ships[ship_id]
-    return dmg.ShipHull(
-        id=ship.id,
-        side=ship.side,
-        name=ship.name,
-        hull=state.card(ship_id).hull,
-        shields=ship.shields,
-        tokens=ship.defense,
-        cards=ship.damage,
-        speed=ship.speed,
-        dials=len(ship.dials),
-        destroyed=ship.destroyed,
+    data = state.data
+    return remembered(
+        (ship, data),
+        ("hull_of",),
+        lambda: dmg.ShipHull(
+            id=ship.id,
+            side=ship.side,
+            name=ship.name,
+            hull=data.ships.get(ship.card).hull,
+            shields=ship.shields,
+            tokens=ship.defense,
+            cards=ship.damage,
+            speed=ship.speed,
+            dials=len(ship.dials),
+            destroyed=ship.destroyed,
+        ),
     )
 
 

@@ -11,12 +11,11 @@ that would be computed: nothing else is read by the functions that use them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import count
 from typing import Any
 
 from domain.rulesets.armada.state import ArmadaState
-
-ShipKey = tuple[str, str, float | None, float | None, float]
-"""(id, card, x, y, heading) of a ship in play."""
 
 
 def ship_key(state: ArmadaState, ship_id: str) -> tuple[str, float | None, float | None, float]:
@@ -34,15 +33,96 @@ def unit_key(state: ArmadaState, unit: str) -> tuple[Any, ...]:
     return ("squadron", squadron.x, squadron.y)
 
 
-def ships_in_play(state: ArmadaState, exclude: tuple[str, ...] = ()) -> tuple[ShipKey, ...]:
-    """Every ship in play but ``exclude``, by id, card and pose (scenario order)."""
-    return tuple(
-        (s.id, s.card, s.x, s.y, s.heading)
-        for s in state.ships.values()
-        if s.in_play and s.id not in exclude
+def ships_in_play(state: ArmadaState, exclude: tuple[str, ...] = ()) -> int:
+    """Every ship in play but ``exclude``, by id, card and pose (scenario order), as a token:
+    equal tokens mean equal ships (:func:`_token`)."""
+    ships = state.ships
+    return _by_identity(
+        ships,
+        exclude,
+        lambda: tuple(
+            (s.id, s.card, s.x, s.y, s.heading)
+            for s in ships.values()
+            if s.in_play and s.id not in exclude
+        ),
     )
 
 
-def obstacles_key(state: ArmadaState) -> tuple[Any, ...]:
-    """The obstacles' placements (they never move in a game, but a memo outlives a game)."""
-    return tuple((o.id, o.shape, o.x, o.y, o.heading, o.flipped) for o in state.scenario.obstacles)
+def obstacles_key(state: ArmadaState) -> int:
+    """The obstacles' placements (they never move in a game, but a memo outlives a game), as
+    a token."""
+    obstacles = state.scenario.obstacles
+    return _by_identity(
+        obstacles,
+        (),
+        lambda: tuple((o.id, o.shape, o.x, o.y, o.heading, o.flipped) for o in obstacles),
+    )
+
+
+def enemy_squadrons(state: ArmadaState, side: str) -> int:
+    """The squadrons in play not of ``side``, by id and position (scenario order), as a token;
+    0 when there are none."""
+    squadrons = state.squadrons
+    return _by_identity(
+        squadrons,
+        side,
+        lambda: tuple(
+            (sq.id, sq.x, sq.y) for sq in squadrons.values() if sq.in_play and sq.side != side
+        ),
+    )
+
+
+def positions(state: ArmadaState) -> tuple[int, int, int]:
+    """Where everything stands: the ships in play, the squadrons in play (with their sides)
+    and the obstacles, as three tokens. A coarse key (any unit moving changes it) that costs
+    three look-ups by identity: the first memo level before a question's own key. A unit out
+    of play is not in it: a question about one adds the unit's own key (:func:`unit_key`)."""
+    squadrons = state.squadrons
+    return (
+        ships_in_play(state),
+        _by_identity(
+            squadrons,
+            "all",
+            lambda: tuple((sq.id, sq.side, sq.x, sq.y) for sq in squadrons.values() if sq.in_play),
+        ),
+        obstacles_key(state),
+    )
+
+
+# A key part is built once per state part, not once per question. The game state never changes
+# a part in place (evolve copies the dict or tuple it changes), so the part's identity stands for
+# its content while the part is alive: each entry holds the part itself, so its id cannot be
+# reused by another object while the entry is kept. The content is then replaced by a small
+# token (equal contents, equal tokens; a token is never given to another content), which is
+# cheaper to hash in every memo look-up than the nested tuple.
+
+PARTS_LIMIT = 4096
+"""Parts (and contents) remembered before starting again (a game makes a few hundred)."""
+_PARTS: dict[tuple[int, Any], tuple[object, int]] = {}
+_TOKENS: dict[Any, int] = {}
+_NEXT = count(1)
+
+
+def _by_identity(part: object, extra: Any, content: Callable[[], Any]) -> int:
+    key = (id(part), extra)
+    entry = _PARTS.get(key)
+    if entry is not None and entry[0] is part:
+        return entry[1]
+    token = _token(content())
+    if len(_PARTS) >= PARTS_LIMIT:
+        _PARTS.clear()
+    _PARTS[key] = (part, token)
+    return token
+
+
+def _token(content: Any) -> int:
+    """The token of ``content``: 0 for an empty one, else a number given to it alone (never
+    reused for another content, even after the table starts again)."""
+    if not content:
+        return 0
+    token = _TOKENS.get(content)
+    if token is None:
+        if len(_TOKENS) >= PARTS_LIMIT:
+            _TOKENS.clear()
+        token = _TOKENS[content] = next(_NEXT)
+    return token

@@ -84,7 +84,8 @@ class Pose:
     heading: float = 0.0
 
     def __post_init__(self) -> None:
-        if not all(math.isfinite(v) for v in (self.x, self.y, self.heading)):
+        isfinite = math.isfinite
+        if not (isfinite(self.x) and isfinite(self.y) and isfinite(self.heading)):
             raise ValueError(f"a pose needs finite numbers, got {self}")
         object.__setattr__(self, "heading", self.heading % 360.0)
 
@@ -99,12 +100,17 @@ class Pose:
 
     def matrix(self) -> list[float]:
         """The shapely affine matrix ``[a, b, d, e, xoff, yoff]`` from the ship's frame."""
+        return list(self._matrix)
+
+    @cached_property
+    def _matrix(self) -> tuple[float, float, float, float, float, float]:
+        # once per pose: the bot places a pose's corners and points many times
         cos, sin = _cos_sin(self.heading)
-        return [cos, sin, -sin, cos, self.x, self.y]
+        return (cos, sin, -sin, cos, self.x, self.y)
 
     def to_world(self, local: Coord) -> Coord:
         """A point of the ship's frame (+y forward, +x starboard) on the play area."""
-        a, b, d, e, xoff, yoff = self.matrix()
+        a, b, d, e, xoff, yoff = self._matrix
         lx, ly = local
         return (a * lx + b * ly + xoff, d * lx + e * ly + yoff)
 

@@ -21,7 +21,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -46,6 +47,7 @@ from domain.rulesets.armada.attack_events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.attack_inputs import (
+    Defender,
     attack_options,
     attacker_input,
     defender_input,
@@ -55,6 +57,7 @@ from domain.rulesets.armada.attack_inputs import (
 )
 from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
 from domain.rulesets.armada.damage_dealing import ensure_deck, hull_of, with_deck
+from domain.rulesets.armada.geocache import positions, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.ship_phase import check_ship_attack, mark_ship_attack
 from domain.rulesets.armada.squadron_phase import check_squadron_attack, mark_squadron_attack
@@ -216,8 +219,16 @@ def _resolve_dealing(
 def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     """Every attack ``side`` may declare now (the activating ship's zones not yet used, or the
     activating squadron), each checked against the rules without rolling."""
+    return list(_declarations(state, side))
+
+
+def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttack]:
+    """:func:`declarations`, one at a time: the same checks as :func:`legal_declaration`, in
+    its order, with what depends only on the attacking zone (the phase's checks, the
+    attacker's input) or only on the defending zone (the defender's input) built once per
+    zone instead of once per pair."""
     if side is None or state.attack is not None or state.dealings or state.obstacle_choice:
-        return []
+        return
     attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
     activation = state.activation
     if (
@@ -231,19 +242,77 @@ def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     current = state.squadron_activation
     if current is not None:
         attackers = [(current.squadron, (None,))]
-    found: list[DeclareAttack] = []
+    defenders: dict[tuple[str, Zone | None], Defender | None] = {}
     for unit, zones in attackers:
         for zone in zones:
+            built, attacker = False, None
             for defender_id in _enemies(state, unit):
                 if not _plausible(state, unit, zone, defender_id):
                     continue
+                if not built:
+                    built = True
+                    attacker = _refused_or(_checked_attacker, state, side, unit, zone)
+                if attacker is None:
+                    break  # the phase refuses this zone's every attack
                 for dzone in defending_zones(state, defender_id):
-                    order = DeclareAttack(
-                        attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
-                    )
-                    if legal_declaration(state, side, order):
-                        found.append(order)
-    return found
+                    key = (defender_id, dzone)
+                    if key not in defenders:
+                        defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
+                    defender = defenders[key]
+                    if defender is not None and _target_ok(
+                        state, attacker, zone, defender_id, dzone, defender
+                    ):
+                        yield DeclareAttack(
+                            attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
+                        )
+
+
+_T = TypeVar("_T")
+
+
+def _refused_or(make: Callable[..., _T], *args: Any) -> _T | None:
+    """``make(*args)``, or None when it raises a refusal (as :func:`legal_declaration` reads
+    one)."""
+    try:
+        return make(*args)
+    except (IllegalCommand, InvalidCommand, NotYourTurn, AssertionError):
+        return None
+    except Exception as exc:
+        if getattr(exc, "rule", None) is not None:
+            return None
+        raise
+
+
+def _checked_attacker(
+    state: ArmadaState, side: str | None, unit: str, zone: Zone | None
+) -> atk.Attacker:
+    if unit in state.ships:
+        assert zone is not None
+        check_ship_attack(state, side, unit, zone)
+    else:
+        check_squadron_attack(state, side, unit)
+    return attacker_input(state, unit, zone)
+
+
+def _target_ok(
+    state: ArmadaState,
+    attacker: atk.Attacker,
+    zone: Zone | None,
+    defender_id: str,
+    dzone: Zone | None,
+    defender: Defender,
+) -> bool:
+    """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
+    distance bound, the measurement and the pipeline's target checks."""
+
+    def check() -> bool:
+        if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
+            return False
+        geometry = measure(state, attacker.id, zone, defender_id, dzone).geometry
+        pipeline.check_target(attacker, defender, geometry, state.data.damage)
+        return True
+
+    return bool(_refused_or(check))  # None: refused
 
 
 def _enemies(state: ArmadaState, unit: str) -> list[str]:
@@ -263,7 +332,7 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
             check_squadron_attack(state, side, order.attacker)
         attacker = attacker_input(state, order.attacker, order.zone)
         defender = defender_input(state, order.defender, order.defending_zone)
-        if attacker.kind == "squadron" and _far(state, order):
+        if attacker.kind == "squadron" and _far(state, order.attacker, order.defender):
             return False
         geometry = measure(
             state, order.attacker, order.zone, order.defender, order.defending_zone
@@ -280,9 +349,17 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
 
 def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) -> bool:
     """Cheap necessary conditions before measuring: a ship's target touches the zone's arc
-    and lies within long range of its base; a squadron's lies near distance 1."""
+    and lies within long range of its base; a squadron's lies near distance 1. Remembered per
+    where everything stands (:func:`.geocache.positions`)."""
     if zone is None:
         return True
+    return state.data.memo(
+        ("plausible", positions(state), unit_key(state, unit), zone, unit_key(state, defender)),
+        lambda: _plausible_here(state, unit, zone, defender),
+    )
+
+
+def _plausible_here(state: ArmadaState, unit: str, zone: Zone, defender: str) -> bool:
     placed = state.placed(unit)
     target = state.placed(defender).base if defender in state.ships else state.disc(defender)
     reach = state.data.geometry.range_bands.long
@@ -291,13 +368,13 @@ def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) 
     return in_arc(placed, zone, target)
 
 
-def _far(state: ArmadaState, order: DeclareAttack) -> bool:
+def _far(state: ArmadaState, attacker: str, defender: str) -> bool:
     """Cheap bound: a squadron's target more than distance 1 away centre to centre + sizes."""
-    a = state.squadrons[order.attacker].position
+    a = state.squadrons[attacker].position
     b = (
-        state.ships[order.defender].pose.position
-        if order.defender in state.ships
-        else state.squadrons[order.defender].position
+        state.ships[defender].position
+        if defender in state.ships
+        else state.squadrons[defender].position
     )
     reach = state.data.geometry.distance_bands[0] + 2 * state.data.geometry.squadron_base_radius
     return abs(a[0] - b[0]) > reach + 140 or abs(a[1] - b[1]) > reach + 140
@@ -345,7 +422,7 @@ def commands(state: ArmadaState, side: str | None) -> list[BaseModel]:
 def squadron_can_attack(state: ArmadaState, squadron: str) -> bool:
     """Whether the activating ``squadron`` has a target it may attack now."""
     side = state.squadrons[squadron].side
-    return bool(declarations(state, side))
+    return next(_declarations(state, side), None) is not None  # one is enough
 
 
 # --------------------------------------------------------------------------- evolve
@@ -393,8 +470,16 @@ def _ship_event(state: ArmadaState, ship_id: str, event: DomainEvent) -> ArmadaS
     return with_ship(state, ship_id, **update)
 
 
+def _unit_of(event: DomainEvent) -> Any:
+    """The event's ``unit`` or else its ``ship`` field (None: neither). Read from the fields
+    themselves: a missing attribute costs pydantic's ``__getattr__`` and an exception, for
+    every event folded."""
+    fields = event.__dict__
+    return fields.get("unit") or fields.get("ship")
+
+
 def _units(state: ArmadaState, event: DomainEvent) -> ArmadaState:
-    unit = getattr(event, "unit", None) or getattr(event, "ship", None)
+    unit = _unit_of(event)
     if not isinstance(unit, str):
         return state
     if unit in state.ships:
@@ -426,7 +511,7 @@ def _units(state: ArmadaState, event: DomainEvent) -> ArmadaState:
 
 
 def _dealings(state: ArmadaState, event: DomainEvent) -> ArmadaState:
-    ship = getattr(event, "unit", None) or getattr(event, "ship", None)
+    ship = _unit_of(event)
     dealings = list(state.dealings)
     index = next((i for i, d in enumerate(dealings) if d.ship == ship), None)
     current = dealings[index] if index is not None else None

@@ -100,6 +100,7 @@ class Mover:
         ship = state.ships[ship_id]
         card = state.card(ship_id)
         self.start = ship.pose
+        self.card = ship.card
         self.hull = state.data.ships.hull(card.hull_geometry)
         self.size = state.data.geometry.base_sizes[card.size]
         self.tool = state.data.geometry.maneuver_tool
@@ -110,7 +111,13 @@ class Mover:
         }
 
     def base(self, pose: Pose) -> Any:
-        return place_ship(self.hull, self.size, pose).base
+        # the key of ``ArmadaState.placed``: the bot's candidate poses, the maneuver decided and
+        # the ship standing there afterwards share one placed ship (and its shrunk base)
+        placed = self.state.data.memo(
+            ("placed", self.card, pose.x, pose.y, pose.heading),
+            lambda: place_ship(self.hull, self.size, pose),
+        )
+        return placed.base
 
     def final(self, course: Sequence[int], side: Side) -> Pose:
         return execute(self.start, self.size, self.tool, course, side).final

@@ -37,9 +37,41 @@ def ships_overlapped(base: Any, others: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(n for n, hit in zip(names, hits, strict=True) if hit)
 
 
+# Bounding-box rejects: a distance is at least the gap between bounding boxes, so a pair whose
+# boxes lie clearly (by REJECT_MARGIN, far above any rounding) further apart than the test's
+# threshold gives the same "no" as the shapely call it skips.
+REJECT_MARGIN = 1e-3
+"""mm of slack before a bounding-box reject (rounding errs by ~1e-13 mm at table scale)."""
+_BOUNDS: dict[int, tuple[Any, tuple[float, float, float, float]]] = {}
+
+
+def bounds(shape: Any) -> tuple[float, float, float, float]:
+    """``shape.bounds``, remembered per shape object (bases are built once per pose and tested
+    again and again); the shape is kept with its bounds, so an id is never reused meanwhile."""
+    found = _BOUNDS.get(id(shape))
+    if found is not None and found[0] is shape:
+        return found[1]
+    if len(_BOUNDS) >= 4096:
+        _BOUNDS.clear()
+    box_ = tuple(shape.bounds)
+    _BOUNDS[id(shape)] = (shape, box_)
+    return box_
+
+
+def _box_gap(box_: tuple[float, float, float, float], x: float, y: float) -> float:
+    """The larger axis gap from ``(x, y)`` to a bounding box (0 inside): a lower bound of the
+    distance to anything inside the box."""
+    minx, miny, maxx, maxy = box_
+    return max(minx - x, x - maxx, miny - y, y - maxy, 0.0)
+
+
 def squadron_overlaps(base: Any, squadron: Disc) -> bool:
     """Whether a ship base overlaps a squadron's disc (SWA-OVL): exact, from the disc's centre."""
-    return float(shapely.distance(base, squadron.point)) < squadron.radius - TOLERANCE
+    threshold = squadron.radius - TOLERANCE
+    x, y = squadron.centre
+    if _box_gap(bounds(base), x, y) > threshold + REJECT_MARGIN:
+        return False
+    return float(shapely.distance(base, squadron.point)) < threshold
 
 
 def squadrons_overlapped(base: Any, squadrons: Mapping[str, Disc]) -> tuple[str, ...]:
@@ -57,8 +89,12 @@ def squadrons_overlapped(base: Any, squadrons: Mapping[str, Disc]) -> tuple[str,
 
 def discs_overlap(a: Disc, b: Disc) -> bool:
     """Whether two squadron bases overlap (SWA-3.1: a squadron may not end on another)."""
+    threshold = a.radius + b.radius - TOLERANCE
+    (ax, ay), (bx, by) = a.centre, b.centre
+    if max(abs(ax - bx), abs(ay - by)) > threshold + REJECT_MARGIN:
+        return False
     gap = float(shapely.distance(a.point, b.point))
-    return gap < a.radius + b.radius - TOLERANCE
+    return gap < threshold
 
 
 def outside_play_area(shape: Any, area: PlayArea) -> bool:

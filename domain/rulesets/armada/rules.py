@@ -80,6 +80,18 @@ def decide(
     Raises:
         WakeError: a subclass naming the rule; nothing is appended.
     """
+    return decide_folded(state, side, command, dice)[0]
+
+
+def decide_folded(
+    state: ArmadaState, side: str | None, command: object, dice: DiceSource
+) -> tuple[list[DomainEvent], ArmadaState]:
+    """:func:`decide`'s events and the state after them all: finding the automatic steps folds
+    every event anyway, so the rollouts' fast path takes that state instead of folding again.
+
+    Raises:
+        WakeError: as :func:`decide`.
+    """
     if state.phase == "over" or state.result is not None:
         raise GameOver("the game has ended", rule="SWA-5")
     if side is None:  # issue 23 item 12: every Armada decision is a player's
@@ -109,7 +121,8 @@ def decide(
                 rule="SWA-OVL",
             )
         events = _decide(state, side, command, dice)
-    return [*events, *advance(fold_all(state, events))]
+    automatic, after = advance_folded(fold_all(state, events))
+    return [*events, *automatic], after
 
 
 def _decide(
@@ -149,11 +162,16 @@ def _decide(
 
 def advance(state: ArmadaState) -> list[DomainEvent]:
     """The automatic events after an order, up to the next decision (or the end)."""
+    return advance_folded(state)[0]
+
+
+def advance_folded(state: ArmadaState) -> tuple[list[DomainEvent], ArmadaState]:
+    """:func:`advance`'s events and the state after them."""
     events: list[DomainEvent] = []
     for _ in range(MAX_AUTOMATIC):
         step = _next_step(state)
         if not step:
-            return events
+            return events, state
         events += step
         state = fold_all(state, step)
     raise RuntimeError("internal error: the round does not come to a decision")  # pragma: no cover

@@ -106,6 +106,11 @@ class ArmadaRuleset(Ruleset[ArmadaState, Any]):
     def evolve(self, state: ArmadaState, event: DomainEvent) -> ArmadaState:
         return rules.evolve(state, event)
 
+    def decide_folded(
+        self, state: ArmadaState, side: str | None, command: Any, dice: DiceSource
+    ) -> tuple[list[DomainEvent], ArmadaState]:
+        return rules.decide_folded(state, side, command, dice)
+
     def to_act(self, state: ArmadaState) -> list[str | None]:
         return list(to_act(state))
 

@@ -42,7 +42,7 @@ from domain.rulesets.armada.events import (
     SquadronMoved,
     UnitDestroyed,
 )
-from domain.rulesets.armada.geocache import obstacles_key, ships_in_play
+from domain.rulesets.armada.geocache import enemy_squadrons, obstacles_key, positions, ships_in_play
 from domain.rulesets.armada.geometry import TOLERANCE
 from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
@@ -68,17 +68,24 @@ def engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
     """The enemy squadrons engaged with ``squadron_id`` (SWA-3.3): at distance 1 of it, unless
     line of sight between the two (centre to centre) is obstructed by an obstacle or a ship —
     RRG "Engagement": obstructed squadrons are not engaged, though they may still attack each
-    other. In scenario order. Remembered per the positions that decide it (:mod:`.geocache`)."""
+    other. In scenario order. Remembered per the positions that decide it (:mod:`.geocache`),
+    and before building that key per where everything stands (:func:`.geocache.positions`)."""
+    found = state.data.memo(
+        ("engaged", positions(state), squadron_id),
+        lambda: _engaged_by_positions(state, squadron_id),
+    )
+    return list(found)
+
+
+def _engaged_by_positions(state: ArmadaState, squadron_id: str) -> tuple[str, ...]:
     me = state.squadrons[squadron_id]
     if not me.in_play:
-        return []
-    enemies = tuple(
-        (sq.id, sq.x, sq.y) for sq in state.squadrons.values() if sq.in_play and sq.side != me.side
-    )
+        return ()
+    enemies = enemy_squadrons(state, me.side)
     if not enemies:
-        return []
+        return ()
     key = ("engaged", me.x, me.y, enemies, ships_in_play(state), obstacles_key(state))
-    return list(state.data.memo(key, lambda: tuple(_engaged_with(state, squadron_id))))
+    return state.data.memo(key, lambda: tuple(_engaged_with(state, squadron_id)))
 
 
 def _engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:

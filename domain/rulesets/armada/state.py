@@ -116,6 +116,11 @@ class ShipState(_State):
     def pose(self) -> Pose:
         return Pose(self.x or 0.0, self.y or 0.0, self.heading)
 
+    @property
+    def position(self) -> tuple[float, float]:
+        """``pose.position`` without building the pose (the bot reads it in every loop)."""
+        return (self.x or 0.0, self.y or 0.0)
+
 
 class SquadronState(_State):
     id: str

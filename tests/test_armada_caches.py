@@ -1,0 +1,231 @@
+"""Issue 24 item 4: Armada's remembered answers are the answers that would be computed.
+
+The rollouts' speed comes from keeping answers between questions: measurements, engagements and
+the legal-attack pre-check by where everything stands (``geocache.positions``), the attack
+pipeline's inputs and a ship's hull by the identity of the state parts they read
+(``partmemo``), a course's offset per base and tool, bounding-box rejects before shapely. A key
+that missed a deciding input would make a remembered answer differ from a fresh one somewhere in
+a game, so these tests walk the states of several bot games (their memos warm, as in a run of
+rollouts) and compare every remembered answer with one computed from scratch, and the legal
+attacks with a brute-force check of every possible declaration.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import uuid
+from functools import cache
+
+import pytest
+import shapely
+from shapely.geometry import LineString, Point, box
+
+from domain.engine import header_for
+from domain.fastplay import FastGame
+from domain.rulesets.armada import bot, damage, integration, overlap
+from domain.rulesets.armada.attack_inputs import (
+    _measure,
+    _ship_attacker,
+    attacker_input,
+    defender_input,
+    defending_zones,
+    measure,
+)
+from domain.rulesets.armada.attack_state import ShipDefender, SquadronDefender
+from domain.rulesets.armada.commands import DeclareAttack
+from domain.rulesets.armada.damage_dealing import hull_of
+from domain.rulesets.armada.geometry import ZONES, Disc
+from domain.rulesets.armada.sequence import to_act
+from domain.rulesets.armada.squadron_phase import _engaged_with, engaged_with
+from domain.rulesets.armada.state import ArmadaState
+from tests.helpers import FIXTURES
+
+SCENARIO = FIXTURES / "scenarios" / "armada" / "core_learning.json"
+EVERY = 4
+"""Every n-th state of a game is checked (all of them would take minutes)."""
+
+
+@cache
+def _states(seed: int) -> tuple[ArmadaState, ...]:
+    """Every EVERY-th state of a fast-path bot game, in order."""
+    data = json.loads(SCENARIO.read_text())
+    gid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"armada-caches-{seed}"))
+    game = FastGame.new(header_for("armada", data, game_id=gid, seed=seed))
+    states: list[ArmadaState] = []
+    for n in range(100_000):
+        if game.bot_step(seed) is None:
+            break
+        if n % EVERY == 0:
+            states.append(game.rules)
+    return tuple(states)
+
+
+def _units(state: ArmadaState) -> list[str]:
+    ships = [s.id for s in state.ships.values() if s.in_play]
+    return [*ships, *(s.id for s in state.squadrons.values() if s.in_play)]
+
+
+def _zones(state: ArmadaState, unit: str) -> tuple[str | None, ...]:
+    return ZONES if unit in state.ships else (None,)
+
+
+SEEDS = [1, 2, 3]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_measurements_and_engagements_equal_fresh_ones(seed: int) -> None:
+    """Every measurement between units in play, every engagement and every pre-check, as
+    remembered, equals the one computed from the state alone."""
+    for state in _states(seed):
+        for squadron in state.squadrons.values():
+            if squadron.in_play:
+                assert engaged_with(state, squadron.id) == _engaged_with(state, squadron.id)
+        for unit in _units(state):
+            mine = (state.ships.get(unit) or state.squadrons[unit]).side
+            for zone in _zones(state, unit):
+                for target in _units(state):
+                    if (state.ships.get(target) or state.squadrons[target]).side == mine:
+                        continue
+                    if zone is not None:
+                        assert integration._plausible(
+                            state, unit, zone, target
+                        ) == integration._plausible_here(state, unit, zone, target)
+                    for dzone in defending_zones(state, target):
+                        kept = measure(state, unit, zone, target, dzone)
+                        engaged = target in state.squadrons and any(
+                            s != unit for s in _engaged_with(state, target)
+                        )
+                        fresh = _measure(state, unit, zone, target, dzone, engaged)
+                        assert kept.geometry == fresh.geometry
+                        assert kept.distance_mm == fresh.distance_mm
+                        if fresh.sight is not None:
+                            assert kept.sight is not None
+                            assert kept.sight.blocked_by == fresh.sight.blocked_by
+                            assert kept.sight.obstructed_by == fresh.sight.obstructed_by
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
+    """A ship's hull, each defender's input and each ship attacker's input, as remembered,
+    equal the ones built from the state alone."""
+    for state in _states(seed):
+        for ship in state.ships.values():
+            card = state.data.ships.get(ship.card)
+            fresh_hull = damage.ShipHull(
+                id=ship.id,
+                side=ship.side,
+                name=ship.name,
+                hull=card.hull,
+                shields=ship.shields,
+                tokens=ship.defense,
+                cards=ship.damage,
+                speed=ship.speed,
+                dials=len(ship.dials),
+                destroyed=ship.destroyed,
+            )
+            assert hull_of(state, ship.id) == fresh_hull
+            for zone in ZONES:
+                assert defender_input(state, ship.id, zone) == ShipDefender(
+                    **dict(fresh_hull), zone=zone, size=card.size
+                )
+                fresh = _ship_attacker(ship, card, state.activation, zone)
+                assert attacker_input(state, ship.id, zone) == fresh
+        for squadron in state.squadrons.values():
+            assert defender_input(state, squadron.id, None) == SquadronDefender(
+                id=squadron.id,
+                side=squadron.side,
+                hull=squadron.hull,
+                tokens=squadron.defense,
+                keywords=tuple(state.squadron_card(squadron.id).keywords),
+                destroyed=squadron.destroyed,
+            )
+
+
+def _reference_declarations(state: ArmadaState, side: str) -> list[DeclareAttack]:
+    """The legal attacks as listed before the speed work: every pair of zones checked with
+    ``legal_declaration`` (after the unremembered pre-check)."""
+    if state.attack is not None or state.dealings or state.obstacle_choice:
+        return []
+    attackers: list[tuple[str, tuple[str | None, ...]]] = []
+    activation = state.activation
+    if (
+        state.phase == "ship"
+        and activation is not None
+        and state.squadron_activation is None
+        and state.displaced is None
+    ):
+        attackers.append((activation.ship, tuple(z for z in ZONES if z not in activation.attacks)))
+    if state.squadron_activation is not None:
+        attackers = [(state.squadron_activation.squadron, (None,))]
+    found: list[DeclareAttack] = []
+    for unit, zones in attackers:
+        for zone in zones:
+            for target in integration._enemies(state, unit):
+                if zone is not None and not integration._plausible_here(state, unit, zone, target):
+                    continue
+                for dzone in defending_zones(state, target):
+                    order = DeclareAttack(
+                        attacker=unit,
+                        zone=zone,  # type: ignore[arg-type]
+                        defender=target,
+                        defending_zone=dzone,
+                    )
+                    if integration.legal_declaration(state, side, order):
+                        found.append(order)
+    return found
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_legal_attacks_equal_the_pairwise_check(seed: int) -> None:
+    """The legal attacks listed (inputs built once per zone, pre-checks remembered) are, in
+    order, those of checking every pair with ``legal_declaration``; and a squadron may attack
+    exactly when one is listed."""
+    checked = 0
+    for state in _states(seed):
+        for side in to_act(state):
+            assert side is not None
+            listed = integration.declarations(state, side)
+            assert listed == _reference_declarations(state, side)
+            checked += len(listed)
+            current = state.squadron_activation
+            if current is not None and state.squadrons[current.squadron].side == side:
+                can = integration.squadron_can_attack(state, current.squadron)
+                assert can == bool(listed)
+    assert checked > 0  # the games did attack
+
+
+def test_points_along_a_line_are_the_per_point_interpolations() -> None:
+    """The bot's points along a squadron's room (one vectorised call) are those of
+    ``interpolate`` point by point."""
+    lines = [
+        LineString([(0, 0), (13.7, 4.1), (20.3, 30.9)]),
+        box(3.3, 7.1, 50.9, 22.2).exterior,
+        Point(5, 5).buffer(17.3).exterior.intersection(box(0, 0, 9, 40)),
+    ]
+    for lines_ in lines:
+        expected: list[tuple[float, float]] = []
+        for part in getattr(lines_, "geoms", [lines_]):
+            n = max(2, math.ceil(part.length / 2.0) + 1)
+            expected += [part.interpolate(i / (n - 1), normalized=True).coords[0] for i in range(n)]
+        assert bot._along(lines_) == expected
+
+
+def test_bounding_box_rejects_agree_with_shapely() -> None:
+    """Discs against discs and bases near the reject's threshold: the same answers as the
+    shapely distance alone."""
+    rng = random.Random(24)
+    base = shapely.Polygon([(100, 100), (143, 100), (143, 170), (100, 170)])
+    for _ in range(4000):
+        radius = 17.3
+        x, y = rng.uniform(40, 210), rng.uniform(40, 230)
+        disc = Disc((x, y), radius)
+        exact = float(shapely.distance(base, disc.point)) < radius - 1e-5
+        assert overlap.squadron_overlaps(base, disc) == exact
+        other = Disc((x + rng.uniform(-40, 40), y + rng.choice([-1, 1]) * rng.uniform(0, 40)), 17.3)
+        gap = float(shapely.distance(disc.point, other.point))
+        assert overlap.discs_overlap(disc, other) == (gap < 2 * radius - 1e-5)
+    touching = Disc((143 + 17.3, 135.0), 17.3)  # exactly touching the base's edge
+    assert overlap.squadron_overlaps(base, touching) is False
+    assert overlap.discs_overlap(Disc((0.0, 0.0), 17.3), Disc((34.6, 0.0), 17.3)) is False
