@@ -1,12 +1,12 @@
 """Issue 13 (scrubbing in the browser): what the scrubber sends to the page once per game.
 
-The payload folded as the browser folds it (``scrubber.js``: ``buildFrames``) gives, at every
-event, exactly the read model the server-drawn viewer showed for that view (``redact_view``),
+The payload folded as the browser folds it (the scrubber's ``start.js``: ``buildFrames``) gives, at
+every event, exactly the read model the server-drawn viewer showed for that view (``redact_view``),
 and every log line is ``Timeline.text`` for that view. For every bundled game with hidden
-information and every side, the payload (as sent: the JSON text) contains none of the values
-the side never gets to see (the approach of ``test_redaction_everywhere``: every string in the
-unredacted events and read models that appears nowhere in the side's own redacted events,
-views and texts, nor inside one of them).
+information and every side, the payload (as sent: the JSON text) contains none of the values the
+side never gets to see (the approach of ``test_redaction_everywhere``: every string in the
+unredacted events and read models that appears nowhere in the side's own redacted events, views and
+texts, nor inside one of them).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _timeline(path: Path) -> Timeline:
 
 
 def _frames(payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The payload's frames, folded as ``scrubber.js`` folds them."""
+    """The payload's frames, folded as the scrubber's ``start.js`` folds them."""
     units = {u["id"]: u for u in payload["units"]}
     order = [u["id"] for u in payload["units"]]
     frame = {k: payload["frame0"][k] for k in FRAME_FIELDS} | {"board": payload["board"]}
@@ -154,3 +154,19 @@ def test_the_check_has_hidden_values_to_look_for() -> None:
     }
     assert cards and all(f'"{card}"' in umpire for card in cards)
     assert "hidden" in p2 and len(p2) < len(umpire)
+
+
+def test_the_page_loads_every_script_of_the_component_in_order() -> None:
+    """The scrubber's scripts (one file per thing drawn, no build step): ``index.html`` loads
+    exactly the ones served (``SCRIPTS``), in that order, the shared context first and the
+    handshake last, and each opens with a comment saying what it does."""
+    from viewer.scrubber import SCRIPTS, STATIC, component_dir
+
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    loaded = re.findall(r'<script src="([\w-]+\.js)" defer></script>', page)
+    assert tuple(loaded) == SCRIPTS
+    assert SCRIPTS[0] == "context.js" and SCRIPTS[-1] == "start.js"
+    assert sorted(p.name for p in STATIC.glob("*.js")) == sorted(SCRIPTS)
+    for name in SCRIPTS:
+        assert (STATIC / name).read_text(encoding="utf-8").startswith("/* Wake scrubber: ")
+        assert (component_dir() / name).is_file()

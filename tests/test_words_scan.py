@@ -13,7 +13,7 @@ from tests.helpers import RECORDS
 from tests.words_scan import game_views, problems, scan_game
 from viewer.timeline import Timeline
 
-SCRUBBER_JS = Path(__file__).resolve().parents[1] / "viewer/scrubber/static/scrubber.js"
+BOARD_TRACES_JS = Path(__file__).resolve().parents[1] / "viewer/scrubber/static/board-traces.js"
 
 
 def test_the_scan_finds_what_it_looks_for() -> None:
@@ -52,8 +52,9 @@ def test_every_text_of_every_bundled_game_is_in_players_words(path: Path) -> Non
 
 
 def test_the_board_hover_names_a_unit_without_its_id() -> None:
-    """The in-browser board's hover (scrubber.js) shows the unit's name, not its id."""
-    source = SCRUBBER_JS.read_text(encoding="utf-8")
+    """The in-browser board's hover (the scrubber's ``board-traces.js``) shows the unit's name,
+    not its id."""
+    source = BOARD_TRACES_JS.read_text(encoding="utf-8")
     hover = source[source.index("function hover(") :]
     hover = hover[: hover.index("\n  }\n")]
     assert "u.id" not in hover

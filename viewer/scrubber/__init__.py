@@ -1,10 +1,11 @@
 """The scrubber: a Streamlit component that replays a game in the browser (issue 13).
 
-The game's frames go to the browser once per game and view (``payload.build_payload``); the
-board, the event strip, the charts' cursors, the position line and the move list are drawn there
-(``static/scrubber.js``, plotly.js), so a step never waits for the server. The component returns
-the position the user settled on (debounced in the browser), and the app catches up with it:
-the Explain panel and the URL's ``?event=``.
+The game's frames go to the browser once per game and view (``payload.build_payload``); the board,
+the event strip, the charts' cursors, the position line and the move list are drawn there
+(``static/*.js``, one file per thing drawn, loaded in order by ``static/index.html``; plotly.js),
+so a step never waits for the server. The component returns the position the user settled on
+(debounced in the browser), and the app catches up with it: the Explain panel and the URL's
+``?event=``.
 
 The component's files are served by Streamlit from one directory: ``static/`` of this package
 and plotly.js from the installed ``plotly`` package (never a CDN), assembled once per version
@@ -22,7 +23,25 @@ from viewer.components import component_dir as assembled
 from viewer.scrubber.payload import Encoded, build_payload, encode
 
 STATIC = Path(__file__).with_name("static")
-FILES = ("index.html", "scrubber.js", "scrubber.css")
+# the scripts in the order index.html loads them
+SCRIPTS = (
+    "context.js",
+    "protocol.js",
+    "control.js",
+    "keys.js",
+    "narrow.js",
+    "board-traces.js",
+    "board-place.js",
+    "board-labels.js",
+    "board-overlays.js",
+    "board-reach.js",
+    "board.js",
+    "charts.js",
+    "winprob.js",
+    "moves.js",
+    "start.js",
+)
+FILES = ("index.html", "scrubber.css", *SCRIPTS)
 
 
 class Position(TypedDict):
