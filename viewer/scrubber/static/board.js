@@ -155,7 +155,7 @@
     const layout = {
       title: { text: boardTitle(f), x: 0.01, xanchor: 'left' }, height: f.board.height_px,
       margin: { l: 50, r: 10, t: 40, b: 40 },
-      legend: { orientation: 'h', yanchor: 'top', y: -0.12, x: 0, title: { text: 'label: id damage/strength · fill fades with damage ·' } },
+      legend: { orientation: 'h', yanchor: 'top', y: -0.12, x: 0, title: { text: 'label: unit damage/strength · fill fades with damage ·' } },
       uirevision: 'wake-board', plot_bgcolor: 'white', hovermode: 'closest',
     };
     boardFrame(f, layout, traces);
@@ -182,6 +182,7 @@
     const board = $('board');
     board.dataset.labelsHidden = String(dropped);
     Plotly.react(board, traces, layout, { displaylogo: false, responsive: true });
+    ctx.placeExplainLink();
     if (!board.wakeClick) { // a click on a unit selects it (again: clears it)
       board.wakeClick = true;
       board.on('plotly_click', (e) => {

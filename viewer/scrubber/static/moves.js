@@ -15,6 +15,7 @@
   const WINDOW_HALF = 250; // items either side of the centre when windowed
   const WINDOW_MARGIN = 60; // re-centre when the current row comes this close to an edge
   const ROW_EST_PX = 19; // a spacer's height per item not in the page (rows may wrap)
+  const CONTEXT_PX = 38; // the current row is placed this far below the list's top (two rows)
   const filters = { side: new Set(), unit: new Set(), kind: new Set() };
   let groupOf = []; // seq -> index into groupLabels (seq 0, the start, has none)
   let groupLabels = [];
@@ -199,6 +200,34 @@
       if (rowEls.has(ctx.pos)) markMove(ctx.pos, true);
     });
   }
+  /** Rows above the current row may still change height as the page settles (the first
+   * render's late layout): for about a second and a half, place it again near the top if it
+   * drifted, unless a person scrolled the list. */
+  let userScrolled = 0;  // when a person last scrolled the list (their scroll is theirs)
+  for (const type of ['wheel', 'touchmove', 'pointerdown', 'keydown']) {
+    $('moves').addEventListener(type, () => { userScrolled = performance.now(); }, { passive: true });
+  }
+  function keepPlaced(list) {
+    const seq = ctx.pos;
+    const since = performance.now();
+    let frames = 90;
+    let top = null;
+    let scroll = list.scrollTop;
+    const check = () => {
+      const row = rowEls.get(seq);  // the list may have been built again meanwhile
+      if (ctx.pos !== seq || !row || userScrolled > since || frames-- <= 0) return;
+      const moved = top !== null && row.offsetTop !== top;
+      // the row still where it was but the list scrolled: someone scrolled it; leave it be
+      if (!moved && Math.abs(list.scrollTop - scroll) > 2) return;
+      top = row.offsetTop;
+      if (top < list.scrollTop || top + row.offsetHeight > list.scrollTop + list.clientHeight * 0.4) {
+        list.scrollTop = Math.max(0, top - CONTEXT_PX);
+      }
+      scroll = list.scrollTop;
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }
   /** Mark event ``n``'s row (``force``: even if it is marked) and scroll it into view. */
   function markMove(n, force) {
     if (!built) return;
@@ -220,12 +249,25 @@
     if (list.clientHeight === 0) return;
     const top = row.offsetTop;
     const bottom = top + row.offsetHeight;
-    if (top < list.scrollTop + 24 || bottom > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    // the current row kept near the top of the list, two rows of context above it: the top
+    // of the list is what the first screen shows under the board (issue 21 item 9)
+    if (top < list.scrollTop + 24 || bottom > list.scrollTop + list.clientHeight * 0.4) {
+      list.scrollTop = Math.max(0, top - CONTEXT_PX);
     }
+    if (force) keepPlaced(list);
   }
 
   $('moves').addEventListener('scroll', onMovesScroll, { passive: true });
+  // rows re-wrap when the list's width settles (the frame is sized after the first draw):
+  // the current row is placed again, or it drifts below the first screen
+  let listWidth = 0;
+  new ResizeObserver(() => {
+    const width = $('moves').clientWidth;
+    if (width === listWidth) return;
+    listWidth = width;
+    if (built && rowEls.has(ctx.pos)) markMove(ctx.pos, true);
+  }).observe($('moves'));
+
   $('moves').addEventListener('click', (e) => {
     const row = e.target.closest('.move');
     if (row) ctx.go(Number(row.dataset.seq));
