@@ -38,5 +38,5 @@
     ctx.schedule();
   });
 
-  Object.assign(ctx, { fitNarrow });
+  Object.assign(ctx, { fitNarrow, narrow: () => NARROW.matches });
 })();
