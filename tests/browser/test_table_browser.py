@@ -139,18 +139,35 @@ def test_ships_seats_sit_round_the_table_with_cards_and_attack_lines(
             assert part in notes, (part, notes)
         assert f"damage {u.damage}" in notes
     lines = _frame(page).evaluate(
-        """() => document.getElementById('board').data.filter((t) => t.name === 'attack')
-             .map((t) => Array.from(t.customdata))"""
+        """() => {
+          const node = document.getElementById('board'); const fl = node._fullLayout;
+          return node.data.filter((t) => t.name === 'attack').map((t) => [
+            Array.from(t.customdata),
+            Array.from(t.x).map((x) => (x === null ? null : fl.xaxis.l2p(x) + fl._size.l)),
+            Array.from(t.y).map((y) => (y === null ? null : fl.yaxis.l2p(y) + fl._size.t))]);
+        }"""
     )
     assert lines, "no attack line"
-    ends = [i for i in lines[0] if i]
+    ids, xs, ys = lines[0]
+    ends = [i for i in ids if i]
     assert set(shot_event.payload["targets"]) <= set(ends)
-    # every line's end is a card's centre: inside the target's tile on screen
+    # every line ends on its target's card: at the card's point, inside its tile on screen
     centre = {t[0]: t[5:7] for t in drawn["tiles"]}
     for target in shot_event.payload["targets"]:
         x, y = centre[target]
         x0, y0, x1, y1 = tiles[target]
         assert x0 <= x <= x1 and y0 <= y <= y1
+        ends_at = [(xs[i], ys[i]) for i in range(len(xs)) if ids[i] == target]
+        assert any(math.dist((x, y), e) < 0.5 for e in ends_at), (target, ends_at, (x, y))
+    # a click on a card picks its ship: its details show below the board
+    target = shot_event.payload["targets"][0]
+    x0, y0, x1, y1 = tiles[target]
+    bb = board(page).bounding_box()
+    page.mouse.move(bb["x"] + (x0 + x1) / 2, bb["y"] + (y0 + y1) / 2)
+    page.mouse.click(bb["x"] + (x0 + x1) / 2, bb["y"] + (y0 + y1) / 2)
+    expect(scrubber(page).locator("#unit-select")).to_have_value(target)
+    name = next(u.name for u in view.units if u.id == target)
+    expect(scrubber(page).locator("#unit-info")).to_contain_text(name)
     shot(page, artifacts, f"40-ships-table-4-line-weapon-event-{event}")
 
 

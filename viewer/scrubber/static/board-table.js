@@ -80,7 +80,9 @@
       const xs = unit.map((p) => p[0] * t); const ys = unit.map((p) => p[1] * t);
       const xr = Math.max(...xs.map(Math.abs)) + PW / 2 + PAD; const yr = Math.max(...ys.map(Math.abs)) + ph / 2 + PAD;
       const k = Math.min(W / (2 * xr), H / (2 * yr));
-      if (!best || k > best.k + 1e-9) best = { k, a: ratio * t / 2, b: t / 2, centres: xs.map((x, i) => [x, ys[i]]), range: [[-xr, xr], [-yr, yr]] };
+      // the largest panels; of (nearly) equal ones, the table with the least room to spare
+      const better = !best || k > best.k * 1.01 || (k > best.k * 0.99 && xr * yr < best.xr * best.yr);
+      if (better) best = { k, xr, yr, a: ratio * t / 2, b: t / 2, centres: xs.map((x, i) => [x, ys[i]]), range: [[-xr, xr], [-yr, yr]] };
     }
     return best;
   }
@@ -94,7 +96,7 @@
     const node = ctx.$('board');
     const W = Math.max((node.clientWidth || 700) - 20, 200);
     const H = Math.max((ctx.narrow() ? Math.min(f.board.height_px, W + 110) : f.board.height_px) - 50, 200);
-    const { a, b, centres, range } = seatCentres(Math.max(seats.length, 2), ph, W, H);
+    const { a, b, centres, range, k } = seatCentres(Math.max(seats.length, 2), ph, W, H);
     const shown = f.units.filter((u) => u.zone != null && (ctx.showOut || u.status === 'active'));
     const pts = {}; const wh = {};
     const panels = []; const tiles = []; const stacks = []; const markers = []; const overflow = [];
@@ -121,7 +123,8 @@
             cards.forEach((u, m) => {
               const tx0 = zx0 + m * (w + 3);
               tiles.push({ u, x0: tx0, x1: tx0 + w, y0: y - TH, y1: y, side: u.side });
-              pts[u.id] = [tx0 + w / 2, y - TH / 2];
+              // lines end in the card's lower right corner, clear of most of its text
+              pts[u.id] = [tx0 + w - Math.min(16, w / 4), y - TH + 8];
             });
             y -= TH;
           }
@@ -151,7 +154,7 @@
         top -= row.h;
       }
     });
-    return { seats, a, b, ph, panels, tiles, stacks, markers, overflow, pts, wh, range };
+    return { seats, a, b, ph, panels, tiles, stacks, markers, overflow, pts, wh, range, k };
   }
 
   const fontFor = (k, base) => Math.max(6, Math.min(base + 1, Math.round(base * k)));
@@ -175,6 +178,8 @@
     layout.yaxis = { ...hidden, range: [y0, y1], scaleanchor: 'x', scaleratio: 1 };
     layout.legend.title = { text: '' };
     layout.margin = { l: 10, r: 10, t: layout.margin.t, b: 10 };
+    // no taller than the table drawn at the width's scale: no empty band above or below it
+    layout.height = Math.round(Math.min(layout.height, (y1 - y0) * geo.k + layout.margin.t + 60));
     layout.showlegend = false; // the panels name the sides; attack lines carry their labels
     layout.shapes = [{ type: 'rect', x0: -geo.a, x1: geo.a, y0: -geo.b, y1: geo.b, layer: 'below',
       fillcolor: '#E8EFE6', line: { color: '#B8C8B4', width: 1 } }];
@@ -223,7 +228,7 @@
       const lines = [`<b>${esc(fit(u.name, widthPx, body))}</b>`, esc(fit(tileValues(u), widthPx, small)), esc(fit(damage, widthPx, small))];
       notes.push({ x: t.x0 + 3, y: t.y1 - 2, xref: 'x', yref: 'y', xanchor: 'left', yanchor: 'top', align: 'left', showarrow: false,
         text: lines.join('<br>'), font: { size: small, color: out ? '#888888' : '#222222' }, name: `tile ${esc(u.id)}` });
-      const [cx, cy] = geo.pts[u.id];
+      const [cx, cy] = [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2];
       hov.x.push(cx); hov.y.push(cy); hov.ids.push(u.id); hov.text.push(tileHover(u, names[u.side] || u.side));
     }
     for (const s of geo.stacks) {
@@ -243,7 +248,7 @@
     }
     if (hov.x.length) {
       traces.push({ type: 'scatter', name: 'cards', showlegend: false, x: hov.x, y: hov.y, mode: 'markers', meta: 'unit',
-        marker: { symbol: 'square', size: Math.max(10, TH * k * 0.9), color: 'rgba(0,0,0,0)' },
+        marker: { symbol: 'square', size: Math.max(10, TH * k * 0.95), color: 'rgba(0,0,0,0)' },
         customdata: hov.ids, hovertext: hov.text, hovertemplate: '%{hovertext}<extra></extra>' });
     }
     const bySide = new Map();
