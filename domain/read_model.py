@@ -120,6 +120,10 @@ class UnitView(_View):
     heading: float | None = None  # degrees, if the ruleset has facing
     details: dict[str, Detail] = Field(default_factory=dict)
     shapes: list[ShapeView] = Field(default_factory=list)  # outline, zones, arcs (optional)
+    # A unit drawn as a card on a table (a zone board seated in a ``ring``): the values printed
+    # on its face after its name, in order (e.g. attack, hull); the viewer adds its damage.
+    # Empty: drawn as a marker.
+    tile: dict[str, Detail] = Field(default_factory=dict)
     rings: list[RingView] = Field(default_factory=list)  # move and range guides (optional)
     # Hidden information (a card in hand, a face-down fleet): only its own side and the umpire
     # may see what it is; ``redact_view`` turns it into an anonymous placeholder for the others.
@@ -149,6 +153,10 @@ class BoardView(_View):
     cells: list[CellView] = Field(default_factory=list)
     zones: list[str] = Field(default_factory=list)
     seats: list[str] = Field(default_factory=list)
+    # How a zone board's seats are drawn: ``columns`` (a seat x zone grid) or ``ring`` (seated
+    # round a table in ``seats`` order, the last beside the first; each seat a panel holding its
+    # zones, units with a ``tile`` as cards, private units as face-down card backs with a count).
+    seating: Literal["columns", "ring"] = "columns"
     features: list[FeatureView] = Field(default_factory=list)  # terrain, obstacles
 
 

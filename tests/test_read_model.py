@@ -88,3 +88,43 @@ def test_rulesets_without_geometry_have_no_shapes(record: str) -> None:
         assert view.board.features == [] and view.overlays == []
         dumped = view.model_dump(exclude_defaults=True)
         assert "overlays" not in dumped and "features" not in dumped["board"]
+
+
+def test_a_zone_board_may_seat_its_players_round_a_table() -> None:
+    """Issue 21 item 11: a zone board says how its seats are drawn (``columns`` by default, or
+    ``ring``: round a table in seating order, the last beside the first), and a unit may carry
+    the values printed on its card ``tile``; both are plain data, empty by default."""
+    board = BoardView(kind="zones", width=2, height=2, zones=["a"], seats=["P1", "P2"])
+    assert board.seating == "columns"
+    assert BoardView(kind="zones", width=2, height=2, seating="ring").seating == "ring"
+    with pytest.raises(ValidationError):
+        BoardView(kind="zones", width=2, height=2, seating="spiral")  # type: ignore[arg-type]
+    unit = UnitView(id="u", side="P1", name="U", kind="ship", status="active", damage=0, strength=1)
+    assert unit.tile == {}
+
+
+def test_ships_seats_its_players_round_the_table_with_ships_as_card_tiles() -> None:
+    """SHIPS & TACTICS (ST-3.1: seating order matters, the last player beside the first): the
+    board is seated in a ring in seating order; every ship is a card tile showing its attack
+    (guns long/medium/short) and hull, and no private unit (a hand card, a face-down ship)
+    carries a tile, so a side's view shows other sides' hidden cards as backs only."""
+    from domain.read_model import redact_view
+    from viewer.timeline import Timeline
+
+    rec = read_record_file(GAMES / "ships" / "multi6-nadesico.wake.json")
+    tl = Timeline(rec.header, rec.events)
+    seen_ships = 0
+    for seq in range(0, tl.length + 1, 97):
+        view = tl.view_at(seq)
+        assert view.board.seating == "ring"
+        assert view.board.seats == [s.id for s in view.sides]  # the seating order
+        for u in view.units:
+            if u.kind == "ship":
+                seen_ships += 1
+                assert u.tile == {"attack": u.details["guns"], "hull": u.strength}
+            if u.private:
+                assert u.tile == {}
+        for side in view.board.seats:
+            for u in redact_view(view, side).units:
+                assert not (u.private and u.side != side and u.tile)
+    assert seen_ships

@@ -530,7 +530,7 @@ SHIPS_FILE = MORZE.parent / "ships" / "multi4-line_weapon.wake.json"
 
 
 def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifacts: Path) -> None:
-    """SHIPS & TACTICS with 4 players: the zone board draws the four seats; switched to P2's view,
+    """SHIPS & TACTICS with 4 players: the table draws the four seats; switched to P2's view,
     P1's draw is sealed in the Explain panel (its cards shown as "?") while P2's own is not."""
     rec = read_record_file(SHIPS_FILE)
     length = len(rec.events)
@@ -547,8 +547,9 @@ def test_ships_four_players_in_a_players_view(page: Any, server: Server, artifac
         return ", ".join(names.name(card) for card in drawn[player].payload["cards"])
 
     open_game(page, server, rec.header.game_id, drawn["P1"].seq, length)
-    ticks = [t.text_content() for t in board(page).locator(".xtick text").all()]
-    assert {"P1", "P2", "P3", "P4"} <= set(ticks), ticks
+    # the seats round the table (issue 21 item 11): one panel each, headed by its side's name
+    heads = " ".join(t.text_content() or "" for t in board(page).locator(".annotation-text").all())
+    assert all(f"({p})" in heads for p in ("P1", "P2", "P3", "P4")), heads
     panel = explain_column(page)
     expect(panel).to_contain_text(cards("P1"))  # the umpire sees all
     page.locator('[data-testid="stSidebar"]').get_by_text(p2, exact=True).click()

@@ -33,6 +33,7 @@ SCRIPTS = (
     "board-traces.js",
     "board-place.js",
     "board-labels.js",
+    "board-table.js",
     "board-overlays.js",
     "board-reach.js",
     "board.js",

@@ -69,6 +69,7 @@ def _ship_view(state: ShipsState, u: Unit) -> UnitView:
         strength=card.hull,
         zone=u.box,
         details=details,
+        tile={"attack": details["guns"], "hull": card.hull},
     )
 
 
@@ -224,6 +225,7 @@ def read_model(state: ShipsState) -> GameView:
             unit="box",
             zones=list(ZONES),
             seats=list(state.seating),
+            seating="ring",  # ST-3.1: the players sit round the table, the last beside the first
         ),
         result=result,
         notes=notes,

@@ -73,8 +73,9 @@
     const ev = ctx.P.events[n - 1];
     const focusIds = new Set(ev[2]);
     const focused = f.units.filter((u) => focusIds.has(u.id) && pts[u.id] && (ctx.showOut || u.status === 'active'));
+    if (ctx.isRing(f)) ctx.focusTable(focusIds, traces); // cards and stacks outlined
     // the units the event names are drawn again last, so no other unit hides them
-    for (const sid of Object.keys(colours)) {
+    else for (const sid of Object.keys(colours)) {
       const mine = focused.filter((u) => u.side === sid && !u.shapes);
       if (!mine.length) continue;
       const name = names[sid] || sid;
@@ -102,6 +103,7 @@
         x: xs, y: ys, mode: 'lines', line: { color: ATTACK_COLOUR, dash: 'dash', width: 2 },
         customdata: ids, hovertext: hover, hovertemplate: '%{hovertext}<extra>attack</extra>' });
     }
+    if (ctx.isRing(f)) return;
     const outlined = focused.filter((u) => u.shapes);
     if (outlined.length) {
       const bases = outlined.flatMap((u) => u.shapes.filter((s) => s.style === 'base' && s.closed));

@@ -70,6 +70,7 @@
       for (const u of f.units) if (u.cell) { add([u.cell[0] + 0.5, u.cell[1] + 0.5], u.id); wh[u.id] = where(u); }
       return [spread(groups), wh];
     }
+    if (ctx.isRing(f)) return ctx.tablePlacements(f); // seats round a table (board-table.js)
     const [seats, zones] = zoneAxes(f);
     for (const u of f.units) {
       if (u.zone == null) continue;

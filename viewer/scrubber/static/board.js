@@ -81,6 +81,9 @@
       const range = (n) => Array.from({ length: n }, (_, i) => i);
       layout.xaxis = { range: [0, cols], tickvals: range(cols).map((c) => c + 0.5), ticktext: range(cols).map(String), showgrid: false, zeroline: false, title: { text: 'column' } };
       layout.yaxis = { range: [rows, -0.25], tickvals: range(rows).map((r) => r + 0.5), ticktext: range(rows).map(String), showgrid: false, zeroline: false, title: { text: 'row' }, scaleanchor: 'x', scaleratio: 1 };
+    } else if (ctx.isRing(f)) {
+      ctx.tableFrame(f, layout);
+      return;
     } else {
       const [seats, zones] = ctx.zoneAxes(f);
       for (let i = 0; i < seats.length; i += 1) for (let j = 0; j < zones.length; j += 1) {
@@ -161,15 +164,17 @@
     boardFrame(f, layout, traces);
     ctx.fitNarrow(layout, $('board'));
     const focusIds = new Set(n > 0 ? ctx.P.events[n - 1][2] : []);
-    const places = ctx.placeLabels(f, pts, ctx.pixelMap(layout), focusIds);
-    const dropped = [...places.values()].filter((at) => at === null).length;
+    const ring = ctx.isRing(f);
+    const places = ring ? new Map() : ctx.placeLabels(f, pts, ctx.pixelMap(layout), focusIds);
+    let dropped = [...places.values()].filter((at) => at === null).length;
     drawFeatures(f, traces);
     sideIds.forEach((sid) => {
       const drawnShapes = f.units.filter((u) => u.side === sid && u.shapes);
       if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces, places);
     });
     ctx.drawOverlays(f, traces);
-    sideIds.forEach((sid) => {
+    if (ring) dropped = ctx.drawTable(f, layout, traces); // cards, stacks, markers
+    else sideIds.forEach((sid) => {
       const name = names[sid] || sid;
       const mine = f.units.filter((u) => u.side === sid && pts[u.id]);
       const active = mine.filter((u) => u.status === 'active');

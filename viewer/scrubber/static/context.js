@@ -20,6 +20,7 @@
  *   board-traces.js   the board's plotly traces: outlines, lines, labels, unit markers, hovers
  *   board-place.js    where each unit sits on a continuous, grid or zone board
  *   board-labels.js   unit labels placed so that they never collide
+ *   board-table.js    a zone board seated round a table: seat panels, card tiles, card backs
  *   board-overlays.js overlays, and the current event: moves, attack lines, focus
  *   board-reach.js    the selected unit: its reach as rings, its details below the board
  *   board.js          the board: its frame, features, shapes and units, drawn per position
@@ -88,6 +89,7 @@
     names: {}, // side id -> name, as last drawn (board.js)
     showOut: true, // units out of play drawn as grey crosses, or left off (the toggle)
     selected: null, // the unit shown in detail, its reach drawn (board-reach.js)
+    tableGeo: null, // a ring-seated zone board's layout, as last placed (board-table.js)
 
     // --- the charts (charts.js) and the win probability (winprob.js) ---
     chartsDrawn: {}, // chart key -> true once drawn for this game and width

@@ -83,5 +83,5 @@
     if (heading) heading.scrollIntoView({ block: 'start' });
   });
 
-  Object.assign(ctx, { fitNarrow, placeExplainLink });
+  Object.assign(ctx, { fitNarrow, placeExplainLink, narrow: () => NARROW.matches });
 })();
