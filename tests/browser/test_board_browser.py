@@ -17,6 +17,7 @@ from domain.read_model import GameView, UnitView
 from domain.record import read_record_file
 from tests.browser.conftest import Server
 from tests.browser.test_viewer_browser import (
+    GAMES_DIR,
     IRON_OAK_FILE,
     RIVER_PLATE,
     Game,
@@ -270,3 +271,75 @@ def test_the_units_an_event_names_are_drawn_above_the_others(
     units = [i for i, t in enumerate(_traces(page)) if t["meta"] == "unit" and i not in current]
     assert current and min(current) > max(units)
     assert names.index("attack") > max(current)
+
+
+def test_iron_oak_boxes_show_only_the_notes_that_stand_out(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """Issue 21 item 10: Iron & Oak's "depth 5" in every box ran into ship names. The note most
+    boxes share is left to the hover; every other box note (banks, mines, shoals) is drawn."""
+    rec = read_record_file(IRON_OAK_FILE)
+    tl = Timeline(rec.header, rec.events)
+    event = tl.length // 2
+    cells = [c for c in tl.view_at(event).board.cells if c.label]
+    counts: dict[str, int] = {}
+    for cell in cells:
+        counts[cell.label] = counts.get(cell.label, 0) + 1
+    common, most = max(counts.items(), key=lambda kv: kv[1])
+    assert most > len(tl.view_at(event).board.cells) // 2, counts  # the fixture has a common note
+    open_game(page, server, rec.header.game_id, event, tl.length)
+    notes = _wait_for(
+        page,
+        lambda: _frame(page).evaluate(
+            "() => (document.getElementById('board').layout.annotations || []).map((a) => a.text)"
+        ),
+        "the board's notes",
+    )
+    assert common not in notes
+    assert sorted(n for n in notes if n in counts) == sorted(
+        c.label for c in cells if c.label != common
+    )
+    shot(page, artifacts, f"34-iron-oak-box-notes-event-{event}")
+
+
+def test_labels_left_off_for_room_come_back_when_zoomed(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """Issue 21 item 10: the convoy game leaves labels off where 40-odd units crowd (the hover
+    still names them); zoomed in on the crowd, the labels are placed again and fewer are left
+    off; a reset of the axes puts the whole board back."""
+    convoy = GAMES_DIR / "morze" / "convoy_battle-large.wake.json"
+    rec = read_record_file(convoy)
+    length = len(rec.events)
+    event = min(1500, length)
+    open_game(page, server, rec.header.game_id, event, length)
+    hidden = lambda: _frame(page).evaluate(  # noqa: E731
+        "() => Number(document.getElementById('board').dataset.labelsHidden || 0)"
+    )
+    before = _wait_for(page, hidden, "labels left off at the start")
+    assert before > 0, "the crowded convoy board leaves some labels off"
+    window = _frame(page).evaluate(
+        "() => { const l = document.getElementById('board')._fullLayout;"
+        " return [l.xaxis.range.slice(), l.yaxis.range.slice()]; }"
+    )
+    # zoom on the crowd: the middle of the units' extent, a quarter of the board each way
+    _frame(page).evaluate(
+        """() => { const gd = document.getElementById('board');
+            const xs = []; const ys = [];
+            gd.data.forEach((t) => {
+                if (t.meta === 'unit') { xs.push(...t.x); ys.push(...t.y); } });
+            const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+            const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+            const [x0, x1] = gd._fullLayout.xaxis.range; const w = Math.abs(x1 - x0) / 8;
+            return Plotly.relayout(gd, {'xaxis.range': [mx - w, mx + w],
+                                        'yaxis.range': [my - w / 2, my + w / 2]}); }"""
+    )
+    after = _wait_for(page, lambda: (h := hidden()) < before and h + 1, "labels placed again")
+    assert after - 1 < before
+    shot(page, artifacts, f"35-convoy-zoomed-labels-event-{event}")
+    _frame(page).evaluate(  # the modebar's "reset axes": the board's own window again
+        """(r) => Plotly.relayout(document.getElementById('board'),
+                                  {'xaxis.range': r[0], 'yaxis.range': r[1]})""",
+        window,
+    )
+    _wait_for(page, lambda: hidden() == before, "the whole board's labels again")

@@ -483,7 +483,10 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
     assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
     drawn = Counter(board_.locator("g.textpoint text").all_text_contents())
-    short = [u.name if len(u.name) <= 14 else u.id.replace("_", " ") for u in ships]  # words
+    # a long name's label is its id as words (issue 21 item 7)
+    short = [
+        u.name if len(u.name) <= 14 else u.id.replace("_", " ").replace(".", " · ") for u in ships
+    ]
     labels = [
         s if u.damage == 0 else f"{s} {u.damage}/{u.strength}"
         for s, u in zip(short, ships, strict=True)

@@ -90,7 +90,7 @@
   // a board label in players' words, short enough to place: the unit's name when short (HMS
   // Ajax), else its id read as words (graf spee, tie 1); the full name is in the hover
   const LABEL_NAME_MAX = 14;
-  const shortName = (u) => (u.name && u.name.length <= LABEL_NAME_MAX ? u.name : String(u.id).replace(/_/g, ' '));
+  const shortName = (u) => (u.name && u.name.length <= LABEL_NAME_MAX ? u.name : String(u.id).replace(/_/g, ' ').replace(/\./g, ' · '));
   const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${shortName(u)} ${u.damage}/${u.strength}` : shortName(u));
 
   /** Board coordinates to screen pixels (relative), for the label boxes: the plot area's

@@ -12,7 +12,39 @@
   const OVERLAY_COLOURS = { line_of_sight: ATTACK_COLOUR, range: '#6A3D9A', path: '#117733' };
   const OVERLAY_OTHER = ['#882255', '#44AA99', '#999933', '#332288'];
 
-  function drawOverlays(f, traces) {
+  const ALONG = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8];  // where on a line a label may sit
+  /** How close (in board units) a line's label may come to a unit before it moves along. */
+  function clearance(f) {
+    const b = f.board;
+    return b.kind === 'continuous' ? 0.035 * Math.max(b.width, b.height) : 0.4;
+  }
+  /** The point of the polyline ``ring`` where a label covers no unit of ``pts`` (issue 21
+   *  item 10: Armada's range text sat on squadrons): the middle if it is clear, else the
+   *  first clear point of ``ALONG``, else the one farthest from every unit. */
+  function clearPoint(ring, pts, room) {
+    const legs = [];
+    let total = 0;
+    for (let i = 1; i < ring.length; i += 1) {
+      const d = Math.hypot(ring[i][0] - ring[i - 1][0], ring[i][1] - ring[i - 1][1]);
+      legs.push(d);
+      total += d;
+    }
+    const units = Object.values(pts);
+    let best = null; let bestGap = -1;
+    for (const t of ALONG) {
+      let left = t * total; let i = 0;
+      while (i < legs.length - 1 && left > legs[i]) { left -= legs[i]; i += 1; }
+      const k = legs[i] ? left / legs[i] : 0;
+      const at = [ring[i][0] + k * (ring[i + 1][0] - ring[i][0]), ring[i][1] + k * (ring[i + 1][1] - ring[i][1])];
+      let gap = Infinity;
+      for (const u of units) gap = Math.min(gap, Math.hypot(u[0] - at[0], u[1] - at[1]));
+      if (gap >= room) return at;
+      if (gap > bestGap) { bestGap = gap; best = at; }
+    }
+    return best;
+  }
+
+  function drawOverlays(f, traces, pts) {
     const overlays = f.overlays || [];
     if (!overlays.length) return;
     const unitNames = Object.fromEntries(f.units.map((u) => [u.id, u.name]));
@@ -42,7 +74,9 @@
         const ls = [`<b>${esc(label)}</b>: ${esc(o.label)}`];
         if (who) ls.push(esc(who));
         for (const [k, v] of Object.entries(o.details || {})) if (v != null) ls.push(`${esc(k)}: ${esc(fmt(v))}`);
-        labelled.push([o, ls.join('<br>')]);
+        // a line's label moves along it, off the units (an area's stays inside it)
+        const at = !o.closed && o.ring && o.ring.length > 1 ? clearPoint(o.ring, pts, clearance(f)) : o.at;
+        labelled.push([{ ...o, at: at || o.at }, ls.join('<br>')]);
       }
     }
     if (labelled.length) traces.push(ctx.labelTrace('overlay labels', labelled, '#333333', 10));
@@ -94,7 +128,9 @@
         xs.push(pts[a][0], pts[t][0], null); ys.push(pts[a][1], pts[t][1], null);
         hover.push(text, text, ''); ids.push(a, t, null);
         if (label) {
-          layout.annotations.push({ x: (pts[a][0] + pts[t][0]) / 2, y: (pts[a][1] + pts[t][1]) / 2,
+          const others = Object.fromEntries(Object.entries(pts).filter(([id]) => id !== a && id !== t));
+          const [x, y] = clearPoint([pts[a], pts[t]], others, clearance(f));
+          layout.annotations.push({ x, y,
             xref: 'x', yref: 'y', text: esc(label), showarrow: false, font: { size: 10, color: ATTACK_COLOUR },
             bgcolor: 'rgba(255,255,255,0.75)' });
         }

@@ -73,7 +73,15 @@
           }),
           hovertemplate: '%{hovertext}<extra></extra>',
         });
-        for (const c of cells) if (c.label) {
+        // the label most boxes share (Iron & Oak's "depth 5 ↑") is left to the hover, so the
+        // exceptions (shoals, banks, mines) stand out and ship names have room (issue 21 item 10)
+        const counts = new Map();
+        for (const c of cells) if (c.label) counts.set(c.label, (counts.get(c.label) || 0) + 1);
+        let common = null;
+        for (const [label, count] of counts) {
+          if (count > cells.length / 2 && count > 1) common = label;
+        }
+        for (const c of cells) if (c.label && c.label !== common) {
           notes.push({ x: c.cell[0] + 0.03, y: c.cell[1] + 0.03, xref: 'x', yref: 'y', text: esc(c.label), showarrow: false,
             xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } });
         }
@@ -165,14 +173,14 @@
     ctx.fitNarrow(layout, $('board'));
     const focusIds = new Set(n > 0 ? ctx.P.events[n - 1][2] : []);
     const ring = ctx.isRing(f);
-    const places = ring ? new Map() : ctx.placeLabels(f, pts, ctx.pixelMap(layout), focusIds);
+    const places = ring ? new Map() : ctx.placeLabels(f, pts, ctx.pixelMap(shownRanges(layout)), focusIds);
     let dropped = [...places.values()].filter((at) => at === null).length;
     drawFeatures(f, traces);
     sideIds.forEach((sid) => {
       const drawnShapes = f.units.filter((u) => u.side === sid && u.shapes);
       if (drawnShapes.length) drawShapes(drawnShapes, names[sid] || sid, colours[sid], traces, places);
     });
-    ctx.drawOverlays(f, traces);
+    ctx.drawOverlays(f, traces, pts);
     if (ring) dropped = ctx.drawTable(f, layout, traces); // cards, stacks, markers
     else sideIds.forEach((sid) => {
       const name = names[sid] || sid;
@@ -195,8 +203,29 @@
         if (!pt || pt.data.meta !== 'unit' || typeof pt.customdata !== 'string') return;
         ctx.select(pt.customdata === ctx.selected ? null : pt.customdata);
       });
+      // zoomed in, labels left off for want of room may fit: place them again (issue 21
+      // item 10: "the rest appear on zoom or hover"); a reset puts back the board's own window
+      board.on('plotly_relayout', (e) => {
+        const keys = Object.keys(e || {});
+        if (!keys.some((k) => k.startsWith('xaxis') || k.startsWith('yaxis'))) return;
+        zoomed = !keys.some((k) => k.endsWith('autorange'));
+        ctx.drawn = -1;
+        ctx.schedule();
+      });
     }
     ctx.showUnit(f, wh);
+  }
+
+  let zoomed = false;  // the person zoomed or panned the board: its ranges are theirs
+  /** ``layout`` with the ranges the board shows: the person's zoom, once they zoomed. */
+  function shownRanges(layout) {
+    const full = $('board')._fullLayout;
+    if (!zoomed || !full || !layout.xaxis || !layout.yaxis) return layout;
+    return {
+      ...layout,
+      xaxis: { ...layout.xaxis, range: full.xaxis.range.slice() },
+      yaxis: { ...layout.yaxis, range: full.yaxis.range.slice() },
+    };
   }
 
   $('show-out').addEventListener('change', (e) => {
