@@ -16,7 +16,9 @@ import json
 import math
 import random
 import uuid
+from collections import Counter
 from functools import cache
+from typing import Any
 
 import pytest
 import shapely
@@ -229,3 +231,29 @@ def test_bounding_box_rejects_agree_with_shapely() -> None:
     touching = Disc((143 + 17.3, 135.0), 17.3)  # exactly touching the base's edge
     assert overlap.squadron_overlaps(base, touching) is False
     assert overlap.discs_overlap(Disc((0.0, 0.0), 17.3), Disc((34.6, 0.0), 17.3)) is False
+
+
+@pytest.mark.parametrize("crits", [False, True])
+def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
+    """An attack roll's odds remembered per pool and score key (``pool_roll(score_key=...)``)
+    are the odds built from the pool's distribution for that roll."""
+    from domain.chance import pool_roll
+    from domain.dice import SeededDice
+    from domain.rulesets.armada.attack_events import DIE
+
+    def score(icons: Counter[str]) -> int:
+        return icons["hit"] + (icons["crit"] if crits else 0)
+
+    rng = random.Random(7)
+    for n in range(60):
+        colours = [rng.choice(["red", "blue", "black"]) for _ in range(rng.randint(1, 5))]
+        pool = [DIE[c] for c in colours]
+        args: dict[str, Any] = {
+            "side": "a",
+            "purpose": "attack",
+            "rule": "SWA-ATK",
+            "unit": "damage",
+        }
+        keyed = pool_roll(SeededDice(n), pool=pool, score=score, score_key=("t", crits), **args)
+        fresh = pool_roll(SeededDice(n), pool=pool, score=score, **args)
+        assert keyed == fresh
