@@ -53,6 +53,7 @@ from domain.rulesets.armada.attack_inputs import (
     defender_input,
     defending_zones,
     measure,
+    measure_keyed,
     require_unit,
 )
 from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
@@ -243,11 +244,19 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
     if current is not None:
         attackers = [(current.squadron, (None,))]
     defenders: dict[tuple[str, Zone | None], Defender | None] = {}
+    where = positions(state)  # the memo keys' parts, built once for every pair below
+    keys: dict[str, tuple[Any, ...]] = {}
     for unit, zones in attackers:
+        unit_at = keys[unit] = unit_key(state, unit)
         for zone in zones:
             built, attacker = False, None
             for defender_id in _enemies(state, unit):
-                if not _plausible(state, unit, zone, defender_id):
+                defender_at = keys.get(defender_id)
+                if defender_at is None:
+                    defender_at = keys[defender_id] = unit_key(state, defender_id)
+                if zone is not None and not _plausible_keyed(
+                    state, where, unit, unit_at, zone, defender_id, defender_at
+                ):
                     continue
                 if not built:
                     built = True
@@ -260,7 +269,13 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
                         defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
                     defender = defenders[key]
                     if defender is not None and _target_ok(
-                        state, attacker, zone, defender_id, dzone, defender
+                        state,
+                        attacker,
+                        zone,
+                        defender_id,
+                        dzone,
+                        defender,
+                        (where, unit_at, defender_at),
                     ):
                         yield DeclareAttack(
                             attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
@@ -301,14 +316,19 @@ def _target_ok(
     defender_id: str,
     dzone: Zone | None,
     defender: Defender,
+    keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]],
 ) -> bool:
     """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
-    distance bound, the measurement and the pipeline's target checks."""
+    distance bound, the measurement and the pipeline's target checks. ``keys`` are the
+    measurement memo's first-level parts (:func:`.attack_inputs.measure_keyed`)."""
+    where, attacker_at, defender_at = keys
 
     def check() -> bool:
         if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
             return False
-        geometry = measure(state, attacker.id, zone, defender_id, dzone).geometry
+        geometry = measure_keyed(
+            state, where, attacker.id, attacker_at, zone, defender_id, defender_at, dzone
+        ).geometry
         pipeline.check_target(attacker, defender, geometry, state.data.damage)
         return True
 
@@ -353,8 +373,29 @@ def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) 
     where everything stands (:func:`.geocache.positions`)."""
     if zone is None:
         return True
+    return _plausible_keyed(
+        state,
+        positions(state),
+        unit,
+        unit_key(state, unit),
+        zone,
+        defender,
+        unit_key(state, defender),
+    )
+
+
+def _plausible_keyed(
+    state: ArmadaState,
+    where: tuple[int, int, int],
+    unit: str,
+    unit_at: tuple[Any, ...],
+    zone: Zone,
+    defender: str,
+    defender_at: tuple[Any, ...],
+) -> bool:
+    """:func:`_plausible` with its memo key's parts built by the caller (the same key)."""
     return state.data.memo(
-        ("plausible", positions(state), unit_key(state, unit), zone, unit_key(state, defender)),
+        ("plausible", where, unit_at, zone, defender_at),
         lambda: _plausible_here(state, unit, zone, defender),
     )
 
