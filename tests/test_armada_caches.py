@@ -233,6 +233,33 @@ def test_bounding_box_rejects_agree_with_shapely() -> None:
     assert overlap.discs_overlap(Disc((0.0, 0.0), 17.3), Disc((34.6, 0.0), 17.3)) is False
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> None:
+    """``worth_attacking`` (stops at the first attack worth declaring) answers as
+    ``best_attack(...) is not None``, for the states of a game and for the bot's trial of each
+    ready squadron attacking from where it stands."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.attack_bot import best_attack, worth_attacking
+    from domain.rulesets.armada.squadron_phase import ready_squadrons
+    from domain.rulesets.armada.state import SquadronActivation
+
+    worth = 0
+    for state in _states(seed):
+        for side in to_act(state):
+            assert side is not None
+            trials = [state]
+            if state.attacks_allowed() and state.squadron_activation is None:
+                trials += [
+                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+                    for sq in ready_squadrons(state, side)
+                ]
+            for trial in trials:
+                expected = best_attack(trial, side) is not None
+                assert worth_attacking(trial, side) == expected
+                worth += expected
+    assert worth > 0  # some were worth it
+
+
 @pytest.mark.parametrize("crits", [False, True])
 def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
     """An attack roll's odds remembered per pool and score key (``pool_roll(score_key=...)``)
