@@ -1,7 +1,8 @@
 """Armada's ``evolve`` hands an event only to the phase modules that handle it (each module's
 ``HANDLES``): every module's ``HANDLES`` names exactly the event types its ``apply`` tests
 with ``isinstance(event, ...)``, and routing an event gives the state of folding it through
-every module."""
+every module; the integration point builds a ship's hull only for the events ``apply_ship``
+handles."""
 
 from __future__ import annotations
 
@@ -82,3 +83,17 @@ def test_routed_evolve_equals_every_module_in_turn(seed: int) -> None:
         routed = rules.evolve(state, event)
         assert routed == _every_module(state, event), type(event).__name__
         state = routed
+
+
+def test_ship_events_name_every_case_of_apply_ship() -> None:
+    """``damage.SHIP_EVENTS`` (the integration point builds a ship's hull only for these) names
+    exactly the event classes ``apply_ship`` matches on."""
+    from domain.rulesets.armada import damage
+
+    tree = ast.parse(inspect.getsource(damage.apply_ship))
+    matched = {
+        node.cls.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.MatchClass) and isinstance(node.cls, ast.Name)
+    }
+    assert {kind.__name__ for kind in damage.SHIP_EVENTS} == matched

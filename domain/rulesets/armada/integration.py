@@ -498,6 +498,8 @@ def _begin(state: ArmadaState, event: AttackDeclared) -> ArmadaState:
 
 
 def _ship_event(state: ArmadaState, ship_id: str, event: DomainEvent) -> ArmadaState:
+    if not isinstance(event, dmg.SHIP_EVENTS):
+        return state  # apply_ship would hand the hull back unchanged: no hull to build
     hull = hull_of(state, ship_id)
     after = dmg.apply_ship(hull, event)
     if after is hull:
