@@ -234,6 +234,25 @@ def test_bounding_box_rejects_agree_with_shapely() -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_a_squadron_target_called_far_is_beyond_distance_one(seed: int) -> None:
+    """``integration._far`` (the cheap bound before measuring a squadron's attack) calls a
+    target far only when a fresh measurement puts every defending zone beyond distance 1; and
+    the bound is not idle: it calls some targets far."""
+    far = 0
+    for state in _states(seed):
+        squadrons = [sq for sq in state.squadrons.values() if sq.in_play]
+        for sq in squadrons:
+            for target in integration._enemies(state, sq.id):
+                if not integration._far(state, sq.id, target):
+                    continue
+                far += 1
+                for dzone in defending_zones(state, target):
+                    fresh = _measure(state, sq.id, None, target, dzone, False)
+                    assert fresh.geometry.distance != 1, (sq.id, target, dzone)
+    assert far > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> None:
     """``worth_attacking`` (stops at the first attack worth declaring) answers as
     ``best_attack(...) is not None``, for the states of a game and for the bot's trial of each

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -409,16 +410,28 @@ def _plausible_here(state: ArmadaState, unit: str, zone: Zone, defender: str) ->
     return in_arc(placed, zone, target)
 
 
+FAR_MARGIN = 1.0
+"""mm added to :func:`_far`'s bound: far above rounding, so a pair it calls far really is."""
+
+
 def _far(state: ArmadaState, attacker: str, defender: str) -> bool:
-    """Cheap bound: a squadron's target more than distance 1 away centre to centre + sizes."""
+    """Cheap bound: a squadron's target surely beyond distance 1 (SWA-3.2), so its attack
+    need not be measured. The gap between the squadron's disc and a squadron's is at least
+    their centres' distance less both radii; the gap to a ship's hull zone, at least the
+    centres' distance less the radius and half the diagonal of the ship's base (a zone lies on
+    the token, which fits the base around the same centre)."""
+    geometry = state.data.geometry
     a = state.squadrons[attacker].position
-    b = (
-        state.ships[defender].position
-        if defender in state.ships
-        else state.squadrons[defender].position
-    )
-    reach = state.data.geometry.distance_bands[0] + 2 * state.data.geometry.squadron_base_radius
-    return abs(a[0] - b[0]) > reach + 140 or abs(a[1] - b[1]) > reach + 140
+    reach = geometry.distance_bands[0] + geometry.squadron_base_radius + FAR_MARGIN
+    ship = state.ships.get(defender)
+    if ship is not None:
+        base = geometry.base_sizes[state.card(defender).size]
+        reach += math.hypot(base.width, base.length) / 2
+        b = ship.position
+    else:
+        reach += geometry.squadron_base_radius
+        b = state.squadrons[defender].position
+    return math.dist(a, b) > reach
 
 
 def additional_targets(state: ArmadaState) -> list[AdditionalTarget]:
