@@ -432,7 +432,8 @@ def describe(event: DomainEvent) -> str | None:
             measured = f", distance {event.distance}" if event.distance else ""
             sight = "obstructed" if event.obstructed else "not obstructed"
             return (
-                f"{extra}{source} attacks {target}{arc} at {event.range} range{measured} ({sight})"
+                f"{extra}{source} attacks {target}{arc} at {event.range} range{measured}"
+                f" ({sight})"
             )
         case AttackDiceGathered():
             pool = f"{event.red} red, {event.blue} blue, {event.black} black"
