@@ -334,6 +334,7 @@ def pool_roll(
     subject: str | None = None,
     target_unit: str | None = None,
     unit: str = "",
+    score_key: Hashable | None = None,
 ) -> DiceRolled:
     """Throw a pool of custom dice (in the order given) and score the icons it shows.
 
@@ -341,7 +342,9 @@ def pool_roll(
     against that same score, so ``p_success`` is the exact chance, before the roll, of scoring at
     least this much; ``p_outcome`` the chance of exactly this score; ``value``/``expected`` the
     score and its exact mean. ``success`` is None: a pool roll is neither won nor lost. ``unit``
-    names the score in the outcome (``"3 damage"``).
+    names the score in the outcome (``"3 damage"``). ``score_key``, when given, names ``score``
+    (equal keys, the same scoring of every icon count): the odds are then worked out once per
+    pool and key instead of once per roll.
 
     Raises:
         DiceError: an empty pool.
@@ -352,7 +355,10 @@ def pool_roll(
     first = dice.position
     faces, counts = throw_pool(pool, dice)
     value = score(counts)
-    p_success, p_outcome, mean = _pool_odds(pool_distribution(pool, score), value)
+    if score_key is None:
+        p_success, p_outcome, mean = _pool_odds(pool_distribution(pool, score), value)
+    else:
+        p_success, p_outcome, mean = _keyed_pool_odds(tuple(pool), score, score_key, value)
     roll = RollRecord(
         side=side,
         expression=pool_expression(pool),
@@ -379,6 +385,23 @@ def pool_roll(
 
 
 _POOL_ODDS: dict[tuple[Any, ...], tuple[str, str, str]] = {}
+
+
+_KEYED_POOL_ODDS: dict[tuple[Any, ...], tuple[str, str, str]] = {}
+
+
+def _keyed_pool_odds(
+    pool: tuple[CustomDie, ...], score: Callable[[Counter[str]], int], key: Hashable, value: int
+) -> tuple[str, str, str]:
+    """:func:`_pool_odds` of the pool's score distribution, remembered per pool, score key and
+    value (the same distribution, so the same odds, without building it again)."""
+    found = _KEYED_POOL_ODDS.get((pool, key, value))
+    if found is None:
+        if len(_KEYED_POOL_ODDS) >= 4096:
+            _KEYED_POOL_ODDS.clear()
+        found = _pool_odds(pool_distribution(pool, score), value)
+        _KEYED_POOL_ODDS[(pool, key, value)] = found
+    return found
 
 
 def _pool_odds(dist: dict[int, Fraction], value: int) -> tuple[str, str, str]:

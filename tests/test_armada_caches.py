@@ -16,7 +16,9 @@ import json
 import math
 import random
 import uuid
+from collections import Counter
 from functools import cache
+from typing import Any
 
 import pytest
 import shapely
@@ -229,3 +231,75 @@ def test_bounding_box_rejects_agree_with_shapely() -> None:
     touching = Disc((143 + 17.3, 135.0), 17.3)  # exactly touching the base's edge
     assert overlap.squadron_overlaps(base, touching) is False
     assert overlap.discs_overlap(Disc((0.0, 0.0), 17.3), Disc((34.6, 0.0), 17.3)) is False
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_squadron_target_called_far_is_beyond_distance_one(seed: int) -> None:
+    """``integration._far`` (the cheap bound before measuring a squadron's attack) calls a
+    target far only when a fresh measurement puts every defending zone beyond distance 1; and
+    the bound is not idle: it calls some targets far."""
+    far = 0
+    for state in _states(seed):
+        squadrons = [sq for sq in state.squadrons.values() if sq.in_play]
+        for sq in squadrons:
+            for target in integration._enemies(state, sq.id):
+                if not integration._far(state, sq.id, target):
+                    continue
+                far += 1
+                for dzone in defending_zones(state, target):
+                    fresh = _measure(state, sq.id, None, target, dzone, False)
+                    assert fresh.geometry.distance != 1, (sq.id, target, dzone)
+    assert far > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> None:
+    """``worth_attacking`` (stops at the first attack worth declaring) answers as
+    ``best_attack(...) is not None``, for the states of a game and for the bot's trial of each
+    ready squadron attacking from where it stands."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.attack_bot import best_attack, worth_attacking
+    from domain.rulesets.armada.squadron_phase import ready_squadrons
+    from domain.rulesets.armada.state import SquadronActivation
+
+    worth = 0
+    for state in _states(seed):
+        for side in to_act(state):
+            assert side is not None
+            trials = [state]
+            if state.attacks_allowed() and state.squadron_activation is None:
+                trials += [
+                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+                    for sq in ready_squadrons(state, side)
+                ]
+            for trial in trials:
+                expected = best_attack(trial, side) is not None
+                assert worth_attacking(trial, side) == expected
+                worth += expected
+    assert worth > 0  # some were worth it
+
+
+@pytest.mark.parametrize("crits", [False, True])
+def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
+    """An attack roll's odds remembered per pool and score key (``pool_roll(score_key=...)``)
+    are the odds built from the pool's distribution for that roll."""
+    from domain.chance import pool_roll
+    from domain.dice import SeededDice
+    from domain.rulesets.armada.attack_events import DIE
+
+    def score(icons: Counter[str]) -> int:
+        return icons["hit"] + (icons["crit"] if crits else 0)
+
+    rng = random.Random(7)
+    for n in range(60):
+        colours = [rng.choice(["red", "blue", "black"]) for _ in range(rng.randint(1, 5))]
+        pool = [DIE[c] for c in colours]
+        args: dict[str, Any] = {
+            "side": "a",
+            "purpose": "attack",
+            "rule": "SWA-ATK",
+            "unit": "damage",
+        }
+        keyed = pool_roll(SeededDice(n), pool=pool, score=score, score_key=("t", crits), **args)
+        fresh = pool_roll(SeededDice(n), pool=pool, score=score, **args)
+        assert keyed == fresh

@@ -138,6 +138,7 @@ def _roll(
         dice,
         pool=[DIE[c] for c in colours],
         score=_scorer(attack),
+        score_key=("armada damage", counts_crits(attack.attacker, attack.defender)),
         side=attack.attacker.side,
         purpose=purpose,
         rule=rule,

@@ -88,6 +88,15 @@ def best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
     return order if score >= MIN_EXPECTED else None
 
 
+def worth_attacking(state: ArmadaState, side: str) -> bool:
+    """Whether :func:`best_attack` would declare an attack (``best_attack(...) is not None``):
+    some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one instead of
+    scoring them all (the bot's trial of a squadron attacking from where it stands)."""
+    return any(
+        _score(state, order) >= MIN_EXPECTED for order in integration._declarations(state, side)
+    )
+
+
 # --------------------------------------------------------------------------- inside an attack
 
 

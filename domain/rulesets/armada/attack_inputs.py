@@ -185,16 +185,34 @@ def measure(
     Remembered per the positions that decide it (:mod:`.geocache`): the units', the other
     ships' in play and the obstacles'; and before building that key, per where everything
     stands (:func:`.geocache.positions`, cheaper to build; it misses whenever any unit moved)."""
+    return measure_keyed(
+        state,
+        positions(state),
+        attacker,
+        unit_key(state, attacker),
+        zone,
+        defender,
+        unit_key(state, defender),
+        defending_zone,
+    )
+
+
+def measure_keyed(
+    state: ArmadaState,
+    where: tuple[int, int, int],
+    attacker: str,
+    attacker_key: tuple[Any, ...],
+    zone: Zone | None,
+    defender: str,
+    defender_key: tuple[Any, ...],
+    defending_zone: Zone | None,
+) -> Measured:
+    """:func:`measure` with its first memo level's parts built by the caller, once for many
+    questions: ``where`` is ``positions(state)``, ``attacker_key`` and ``defender_key`` the
+    units' :func:`.geocache.unit_key` (the same key, so the same remembered answer)."""
     return state.data.memo(
         # the units' own keys too: a unit out of play is not in ``positions``
-        (
-            "measure",
-            positions(state),
-            unit_key(state, attacker),
-            zone,
-            unit_key(state, defender),
-            defending_zone,
-        ),
+        ("measure", where, attacker_key, zone, defender_key, defending_zone),
         lambda: _measure_by_positions(state, attacker, zone, defender, defending_zone),
     )
 

@@ -674,7 +674,7 @@ def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None
     sq = engaged[0] if engaged else ready[0]
     if state.attacks_allowed():
         trial = changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
-        if attack_bot.best_attack(trial, side) is not None:
+        if attack_bot.worth_attacking(trial, side):
             return ActivateSquadron(squadron=sq.id)  # attack from where it is
     return ActivateSquadron(squadron=sq.id, move_to=_move_for(state, sq.id))
 

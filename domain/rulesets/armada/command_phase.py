@@ -123,6 +123,11 @@ def sealed_items(state: ArmadaState, event: DomainEvent) -> list[SealedItem]:
     return []
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (DialsAssigned,)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, DialsAssigned):
         for ship_id, digests in event.dials.items():

@@ -713,6 +713,21 @@ def _replace(
     return (*items[:i], token, *items[i + 1 :])
 
 
+SHIP_EVENTS: tuple[type[DomainEvent], ...] = (
+    DamageSuffered,
+    DamageRedirected,
+    ShieldsLost,
+    DamageCardDealt,
+    DamageCardFlipped,
+    DefenceTokenSpent,
+    DefenceTokenDiscarded,
+    CommNoiseResolved,
+    UnitDestroyed,
+)
+"""The events :func:`apply_ship` may change a ship for (it returns the ship itself for any
+other): a caller may skip building the ship's hull for the others."""
+
+
 def apply_ship(ship: S, event: DomainEvent) -> S:
     """Fold one event into a ship's damage state (other ships' events leave it unchanged)."""
     match event:

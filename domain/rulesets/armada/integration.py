@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -53,6 +54,7 @@ from domain.rulesets.armada.attack_inputs import (
     defender_input,
     defending_zones,
     measure,
+    measure_keyed,
     require_unit,
 )
 from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
@@ -243,11 +245,19 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
     if current is not None:
         attackers = [(current.squadron, (None,))]
     defenders: dict[tuple[str, Zone | None], Defender | None] = {}
+    where = positions(state)  # the memo keys' parts, built once for every pair below
+    keys: dict[str, tuple[Any, ...]] = {}
     for unit, zones in attackers:
+        unit_at = keys[unit] = unit_key(state, unit)
         for zone in zones:
             built, attacker = False, None
             for defender_id in _enemies(state, unit):
-                if not _plausible(state, unit, zone, defender_id):
+                defender_at = keys.get(defender_id)
+                if defender_at is None:
+                    defender_at = keys[defender_id] = unit_key(state, defender_id)
+                if zone is not None and not _plausible_keyed(
+                    state, where, unit, unit_at, zone, defender_id, defender_at
+                ):
                     continue
                 if not built:
                     built = True
@@ -260,7 +270,13 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
                         defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
                     defender = defenders[key]
                     if defender is not None and _target_ok(
-                        state, attacker, zone, defender_id, dzone, defender
+                        state,
+                        attacker,
+                        zone,
+                        defender_id,
+                        dzone,
+                        defender,
+                        (where, unit_at, defender_at),
                     ):
                         yield DeclareAttack(
                             attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
@@ -301,14 +317,19 @@ def _target_ok(
     defender_id: str,
     dzone: Zone | None,
     defender: Defender,
+    keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]],
 ) -> bool:
     """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
-    distance bound, the measurement and the pipeline's target checks."""
+    distance bound, the measurement and the pipeline's target checks. ``keys`` are the
+    measurement memo's first-level parts (:func:`.attack_inputs.measure_keyed`)."""
+    where, attacker_at, defender_at = keys
 
     def check() -> bool:
         if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
             return False
-        geometry = measure(state, attacker.id, zone, defender_id, dzone).geometry
+        geometry = measure_keyed(
+            state, where, attacker.id, attacker_at, zone, defender_id, defender_at, dzone
+        ).geometry
         pipeline.check_target(attacker, defender, geometry, state.data.damage)
         return True
 
@@ -353,8 +374,29 @@ def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) 
     where everything stands (:func:`.geocache.positions`)."""
     if zone is None:
         return True
+    return _plausible_keyed(
+        state,
+        positions(state),
+        unit,
+        unit_key(state, unit),
+        zone,
+        defender,
+        unit_key(state, defender),
+    )
+
+
+def _plausible_keyed(
+    state: ArmadaState,
+    where: tuple[int, int, int],
+    unit: str,
+    unit_at: tuple[Any, ...],
+    zone: Zone,
+    defender: str,
+    defender_at: tuple[Any, ...],
+) -> bool:
+    """:func:`_plausible` with its memo key's parts built by the caller (the same key)."""
     return state.data.memo(
-        ("plausible", positions(state), unit_key(state, unit), zone, unit_key(state, defender)),
+        ("plausible", where, unit_at, zone, defender_at),
         lambda: _plausible_here(state, unit, zone, defender),
     )
 
@@ -368,16 +410,28 @@ def _plausible_here(state: ArmadaState, unit: str, zone: Zone, defender: str) ->
     return in_arc(placed, zone, target)
 
 
+FAR_MARGIN = 1.0
+"""mm added to :func:`_far`'s bound: far above rounding, so a pair it calls far really is."""
+
+
 def _far(state: ArmadaState, attacker: str, defender: str) -> bool:
-    """Cheap bound: a squadron's target more than distance 1 away centre to centre + sizes."""
+    """Cheap bound: a squadron's target surely beyond distance 1 (SWA-3.2), so its attack
+    need not be measured. The gap between the squadron's disc and a squadron's is at least
+    their centres' distance less both radii; the gap to a ship's hull zone, at least the
+    centres' distance less the radius and half the diagonal of the ship's base (a zone lies on
+    the token, which fits the base around the same centre)."""
+    geometry = state.data.geometry
     a = state.squadrons[attacker].position
-    b = (
-        state.ships[defender].position
-        if defender in state.ships
-        else state.squadrons[defender].position
-    )
-    reach = state.data.geometry.distance_bands[0] + 2 * state.data.geometry.squadron_base_radius
-    return abs(a[0] - b[0]) > reach + 140 or abs(a[1] - b[1]) > reach + 140
+    reach = geometry.distance_bands[0] + geometry.squadron_base_radius + FAR_MARGIN
+    ship = state.ships.get(defender)
+    if ship is not None:
+        base = geometry.base_sizes[state.card(defender).size]
+        reach += math.hypot(base.width, base.length) / 2
+        b = ship.position
+    else:
+        reach += geometry.squadron_base_radius
+        b = state.squadrons[defender].position
+    return math.dist(a, b) > reach
 
 
 def additional_targets(state: ArmadaState) -> list[AdditionalTarget]:
@@ -457,6 +511,8 @@ def _begin(state: ArmadaState, event: AttackDeclared) -> ArmadaState:
 
 
 def _ship_event(state: ArmadaState, ship_id: str, event: DomainEvent) -> ArmadaState:
+    if not isinstance(event, dmg.SHIP_EVENTS):
+        return state  # apply_ship would hand the hull back unchanged: no hull to build
     hull = hull_of(state, ship_id)
     after = dmg.apply_ship(hull, event)
     if after is hull:

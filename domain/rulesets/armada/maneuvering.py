@@ -420,6 +420,16 @@ def room_beside(state: ArmadaState, ship_id: str, discs: Sequence[Disc]) -> Any:
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (
+    SpeedChanged,
+    ShipManeuvered,
+    SquadronsDisplaced,
+    SquadronsPlaced,
+)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, SpeedChanged):
         return with_ship(state, event.ship, speed=event.after)

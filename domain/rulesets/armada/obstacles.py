@@ -266,6 +266,15 @@ def station_repair(
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (
+    ObstacleChoiceAwaited,
+    ObstacleChoiceMade,
+    SquadronHullRecovered,
+)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, ObstacleChoiceAwaited):
         waiting = ObstacleChoice(

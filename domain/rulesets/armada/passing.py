@@ -108,6 +108,11 @@ def may_pass(state: ArmadaState, side: str) -> bool:
     return True
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (TurnPassed, DialRevealed, PhaseBegan)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, TurnPassed):
         tokens = {**state.pass_tokens, event.side: event.tokens_left}

@@ -4,13 +4,13 @@
 maneuver, squadrons; INTEGRATION POINT: the attack pipeline's orders first) and then appends the
 automatic events that follow (:func:`advance`): the next turn, the next phase, the Status Phase,
 the end of the game. A refused order raises a typed error with its rule and appends nothing.
-``evolve`` folds an event through every phase module's ``apply`` (each ignores the events it
-does not know) and the sequence events here.
+``evolve`` folds the sequence events here and hands any other event to the phase modules that
+handle it (each module's ``HANDLES``), then to the integration point's ``apply``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from domain.dice import DiceSource
 from domain.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
@@ -256,20 +256,39 @@ def evolve(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, GameEnded):
         result = {"winner": event.winner or "", "reason": event.reason}
         return changed(state, phase="over", active=None, result=result)
-    for module in _MODULES:
+    for module in _route(type(event)):
         state = module(state, event)
     return state
 
 
-_MODULES = (
-    setup_phase.apply,
-    command_phase.apply,
-    ship_phase.apply,
-    ship_commands.apply,
-    maneuvering.apply,
-    obstacles.apply,
-    squadron_phase.apply,
-    status_phase.apply,
-    passing.apply,
-    integration.apply,
+_Apply = Callable[[ArmadaState, DomainEvent], ArmadaState]
+
+#: The phase modules' ``apply`` with the events each handles (its ``HANDLES``), in the order
+#: evolve hands an event to them; the integration point's ``apply`` (attacks, defence tokens,
+#: the damage deck, units' damage) reads every event and comes last.
+_MODULES: tuple[tuple[_Apply, tuple[type[DomainEvent], ...]], ...] = tuple(
+    (module.apply, module.HANDLES)
+    for module in (
+        setup_phase,
+        command_phase,
+        ship_phase,
+        ship_commands,
+        maneuvering,
+        obstacles,
+        squadron_phase,
+        status_phase,
+        passing,
+    )
 )
+_ROUTES: dict[type, tuple[_Apply, ...]] = {}
+
+
+def _route(kind: type) -> tuple[_Apply, ...]:
+    """The ``apply`` functions an event of ``kind`` goes through, in :data:`_MODULES`' order:
+    the modules that handle it (a module returns any other event's state unchanged, so
+    skipping it changes nothing) and the integration point. Worked out once per event type."""
+    route = _ROUTES.get(kind)
+    if route is None:
+        route = tuple(apply for apply, handles in _MODULES if issubclass(kind, handles))
+        route = _ROUTES[kind] = (*route, integration.apply)
+    return route

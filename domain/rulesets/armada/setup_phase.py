@@ -279,6 +279,11 @@ def decide_squadrons(
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (ShipDeployed, SquadronsDeployed)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, ShipDeployed):
         state = with_ship(

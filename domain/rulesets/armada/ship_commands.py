@@ -189,6 +189,11 @@ def decide_repair(state: ArmadaState, side: str | None, command: Repair) -> list
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (CommandResolved, ShieldsRepaired, DamageCardDiscarded)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, CommandResolved):
         ship = state.ships[event.ship]

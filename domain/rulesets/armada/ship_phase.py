@@ -261,6 +261,11 @@ def mark_ship_attack(state: ArmadaState, zone: Zone) -> ArmadaState:
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (DialRevealed, DialDiscarded, TokenGained, ActivationEnded)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, DialRevealed):
         ship = state.ships[event.ship]

@@ -353,6 +353,11 @@ def mark_squadron_attack(state: ArmadaState, squadron_id: str) -> ArmadaState:
 # --------------------------------------------------------------------------- evolve
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (SquadronActivated, SquadronMoved, SquadronActivationEnded)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, SquadronActivated):
         state = with_squadron(state, event.squadron, slider=event.slider)

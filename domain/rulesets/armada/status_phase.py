@@ -46,6 +46,11 @@ def resolve(state: ArmadaState) -> StatusResolved:
     return StatusResolved(round=state.round, readied=readied, initiative=flipped(state.initiative))
 
 
+HANDLES: tuple[type[DomainEvent], ...] = (StatusResolved,)
+"""The events :func:`apply` changes the state for (it returns any other unchanged);
+``rules.evolve`` hands this module only these."""
+
+
 def apply(state: ArmadaState, event: DomainEvent) -> ArmadaState:
     if isinstance(event, StatusResolved):
         ships = {
