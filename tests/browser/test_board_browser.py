@@ -306,8 +306,8 @@ def test_labels_left_off_for_room_come_back_when_zoomed(
     page: Any, server: Server, artifacts: Path
 ) -> None:
     """Issue 21 item 10: the convoy game leaves labels off where 40-odd units crowd (the hover
-    still names them); zoomed in on the crowd, the labels are placed again and fewer are left
-    off; a reset of the axes puts the whole board back."""
+    still names them); zoomed in with the board's own button, the labels are placed again for
+    what is in view and fewer are left off; "Reset axes" puts the whole board back."""
     convoy = GAMES_DIR / "morze" / "convoy_battle-large.wake.json"
     rec = read_record_file(convoy)
     length = len(rec.events)
@@ -322,24 +322,22 @@ def test_labels_left_off_for_room_come_back_when_zoomed(
         "() => { const l = document.getElementById('board')._fullLayout;"
         " return [l.xaxis.range.slice(), l.yaxis.range.slice()]; }"
     )
-    # zoom on the crowd: the middle of the units' extent, a quarter of the board each way
-    _frame(page).evaluate(
-        """() => { const gd = document.getElementById('board');
-            const xs = []; const ys = [];
-            gd.data.forEach((t) => {
-                if (t.meta === 'unit') { xs.push(...t.x); ys.push(...t.y); } });
-            const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-            const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-            const [x0, x1] = gd._fullLayout.xaxis.range; const w = Math.abs(x1 - x0) / 8;
-            return Plotly.relayout(gd, {'xaxis.range': [mx - w, mx + w],
-                                        'yaxis.range': [my - w / 2, my + w / 2]}); }"""
-    )
+    # zoomed in as a person does, with the board's "Zoom in" button (twice: a quarter of it)
+    zoom_in = scrubber(page).locator('#board .modebar-btn[data-title="Zoom in"]')
+    for _ in range(2):
+        board(page).hover()
+        zoom_in.click()
+        page.wait_for_timeout(300)
     after = _wait_for(page, lambda: (h := hidden()) < before and h + 1, "labels placed again")
     assert after - 1 < before
-    shot(page, artifacts, f"35-convoy-zoomed-labels-event-{event}")
-    _frame(page).evaluate(  # the modebar's "reset axes": the board's own window again
-        """(r) => Plotly.relayout(document.getElementById('board'),
-                                  {'xaxis.range': r[0], 'yaxis.range': r[1]})""",
-        window,
+    shown = _frame(page).evaluate(
+        "() => document.getElementById('board')._fullLayout.xaxis.range.slice()"
     )
-    _wait_for(page, lambda: hidden() == before, "the whole board's labels again")
+    assert abs(shown[1] - shown[0]) < 0.5 * abs(window[0][1] - window[0][0]), shown  # zoomed
+    shot(page, artifacts, f"35-convoy-zoomed-labels-event-{event}")
+    board(page).hover()  # "Reset axes": the whole board again
+    scrubber(page).locator('#board .modebar-btn[data-title="Reset axes"]').click()
+    # the whole board is crowded again: about as many labels left off as before the zoom (the
+    # ranges plotly keeps for a zoom differ from the board's own by the axes' equal scale)
+    back = _wait_for(page, lambda: (h := hidden()) > after - 1 and h + 1, "crowded again")
+    assert abs((back - 1) - before) <= max(2, before // 10), (before, after - 1, back - 1)

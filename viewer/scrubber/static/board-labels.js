@@ -30,6 +30,14 @@
     const ys = pts.map((p) => p[1]);
     return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
   }
+  /** The note most of a grid's boxes share (Iron & Oak's "depth 5 ↑"), drawn only in the
+   *  hover so that the exceptions stand out (issue 21 item 10); null when none is. */
+  function commonCellLabel(cells) {
+    const counts = new Map();
+    for (const c of cells) if (c.label) counts.set(c.label, (counts.get(c.label) || 0) + 1);
+    for (const [label, count] of counts) if (count > cells.length / 2 && count > 1) return label;
+    return null;
+  }
   /** Where each unit's label goes: id -> {x, y, place} in board coordinates, or null when
    *  no place is free inside the plot. ``toPx`` maps a board point to screen pixels and
    *  ``toPx.bounds`` is the plot area; the labels of board features and overlays (centred on
@@ -44,8 +52,9 @@
       const w = g.label.length * CHAR_PX;
       boxes.push([px - w / 2, py - LINE_PX / 2, px + w / 2, py + LINE_PX / 2]);
     }
+    const common = commonCellLabel(f.board.cells || []);  // left to the hover: not drawn
     for (const c of f.board.cells || []) { // a grid cell's note, written from its corner
-      if (!c.label) continue;
+      if (!c.label || c.label === common) continue;
       const [px, py] = toPx(c.cell[0] + 0.03, c.cell[1] + 0.03);
       boxes.push([px, py, px + c.label.length * 5.2, py + 11]);
     }
@@ -53,6 +62,8 @@
     const inside = (b) => b[0] >= bx0 && b[2] <= bx1 && b[1] >= by0 && b[3] <= by1;
     const out = new Map();
     for (const u of units) {
+      const [mx, my] = toPx(pts[u.id][0], pts[u.id][1]);
+      if (mx < bx0 || mx > bx1 || my < by0 || my > by1) continue;  // out of view (zoomed in)
       const text = unitLabel(u);
       const w = text.length * CHAR_PX + 4;
       let options;
@@ -112,5 +123,5 @@
     return toPx;
   }
 
-  Object.assign(ctx, { placeLabels, unitLabel, pixelMap });
+  Object.assign(ctx, { placeLabels, unitLabel, pixelMap, commonCellLabel });
 })();

@@ -75,12 +75,7 @@
         });
         // the label most boxes share (Iron & Oak's "depth 5 ↑") is left to the hover, so the
         // exceptions (shoals, banks, mines) stand out and ship names have room (issue 21 item 10)
-        const counts = new Map();
-        for (const c of cells) if (c.label) counts.set(c.label, (counts.get(c.label) || 0) + 1);
-        let common = null;
-        for (const [label, count] of counts) {
-          if (count > cells.length / 2 && count > 1) common = label;
-        }
+        const common = ctx.commonCellLabel(cells);
         for (const c of cells) if (c.label && c.label !== common) {
           notes.push({ x: c.cell[0] + 0.03, y: c.cell[1] + 0.03, xref: 'x', yref: 'y', text: esc(c.label), showarrow: false,
             xanchor: 'left', yanchor: 'top', font: { size: 9, color: '#888888' } });
