@@ -16,10 +16,11 @@ import pytest
 
 from domain.record import read_record_file
 from tests.browser.conftest import Server, context_page
-from tests.browser.test_narrow_browser import GAMES
+from tests.browser.test_narrow_browser import GAMES, phone
 from tests.browser.test_narrow_browser import HEIGHT as PHONE_HEIGHT
-from tests.browser.test_narrow_browser import WIDTH as PHONE_WIDTH
 from tests.browser.test_viewer_browser import board, expect, expect_event, scrubber
+
+__all__ = ["phone"]  # the phone-sized page fixture, shared
 
 WIDTH, HEIGHT = 1440, 900
 
@@ -30,22 +31,6 @@ def desktop(
 ) -> Iterator[Any]:
     yield from context_page(
         browser, server, artifacts, request, viewport={"width": WIDTH, "height": HEIGHT}
-    )
-
-
-@pytest.fixture
-def phone(
-    browser: Any, server: Server, artifacts: Path, request: pytest.FixtureRequest
-) -> Iterator[Any]:
-    yield from context_page(
-        browser,
-        server,
-        artifacts,
-        request,
-        viewport={"width": PHONE_WIDTH, "height": PHONE_HEIGHT},
-        device_scale_factor=3,
-        is_mobile=True,
-        has_touch=True,
     )
 
 
