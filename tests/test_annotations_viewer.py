@@ -161,3 +161,22 @@ def test_a_game_opened_from_a_file_is_kept_with_its_annotations_before_annotatin
     assert not any(b.label == "Add annotation" for b in at.button)
     at.sidebar.button(key="keep_game").click().run()
     assert GameStore(other).annotations(GAME) == st.annotations(GAME)
+
+
+def test_the_form_sets_who_may_read_an_annotation(
+    store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 item 1 / issue 23 item 3, from the viewer: "Visible to" a side stores the note
+    for that side (and the umpire); the choices name the sides by their names; the default
+    stores none (the game's own rule applies)."""
+    at = _app(store, monkeypatch, 15)
+    visible = next(w for w in at.selectbox if w.label == "Visible to")
+    assert visible.options[3:] == ["Kriegsmarine (and the umpire)", "Royal Navy (and the umpire)"]
+    next(w for w in at.text_input if w.label == "Author").input("Cy")
+    next(w for w in at.text_area if w.label == "Text (plain text)").input("their plan, seen")
+    visible.set_value("royal_navy")
+    _button(at, "Add annotation").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    note = GameStore(store).annotations(GAME)[-1]
+    assert (note.author, note.visible_to) == ("Cy", "royal_navy")
+    assert note.seen_by("royal_navy", False) and not note.seen_by("kriegsmarine", False)

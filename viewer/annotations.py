@@ -15,7 +15,15 @@ from typing import Any
 
 import streamlit as st
 
-from domain.annotations import KINDS, MAX_AUTHOR, MAX_TEXT, Annotation, select
+from domain.annotations import (
+    EVERYONE,
+    KINDS,
+    MAX_AUTHOR,
+    MAX_TEXT,
+    UMPIRE,
+    Annotation,
+    select,
+)
 from domain.errors import WakeError
 from domain.store import GameStore
 from viewer.loading import LoadedGame
@@ -149,6 +157,18 @@ def annotations_section(
     _add_form(game, store, event)
 
 
+def _visibility_words(visible_to: str | None, game: LoadedGame) -> str:
+    """A "Visible to" choice in words (a selectbox's option: plain text, never Markdown)."""
+    if visible_to is None:
+        return "the game's default (the umpire only in a game with hidden information)"
+    if visible_to == EVERYONE:
+        return "everyone"
+    if visible_to == UMPIRE:
+        return "the umpire only"
+    names = {s.id: s.name for s in game.header.sides}
+    return f"{names.get(visible_to, visible_to)} (and the umpire)"
+
+
 def _add_form(game: LoadedGame, store: str | None, event: int) -> None:
     with st.expander("Add an annotation", expanded=False):
         if game.source != "store":
@@ -170,11 +190,22 @@ def _add_form(game: LoadedGame, store: str | None, event: int) -> None:
                 "Kind", list(KINDS), help="; ".join(f"{k}: {v}" for k, v in KINDS.items())
             )
             text = st.text_area("Text (plain text)", max_chars=MAX_TEXT)
+            visible_to = st.selectbox(  # issue 21 item 1 / issue 23 item 3: who may read it
+                "Visible to",
+                [None, EVERYONE, UMPIRE, *(s.id for s in game.header.sides)],
+                format_func=lambda v: _visibility_words(v, game),
+                help="A side's view shows only what that side may read; the umpire reads all.",
+            )
             submitted = st.form_submit_button("Add annotation")
         if submitted:
             try:
                 note = GameStore(store).annotate(
-                    game.header.game_id, int(target or 0), str(kind), author, text
+                    game.header.game_id,
+                    int(target or 0),
+                    str(kind),
+                    author,
+                    text,
+                    visible_to=visible_to,
                 )
             except WakeError as exc:
                 st.error(f"Not added: {_md(exc)}")

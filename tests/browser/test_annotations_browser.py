@@ -38,7 +38,7 @@ def test_add_an_annotation_and_see_it_in_the_log(
     form.get_by_text("Add an annotation").click()
     form.get_by_label("Author").fill("Umpire Ann")
     form.get_by_label("Text (plain text)").fill(TEXT)
-    kind = form.get_by_test_id("stSelectbox").locator("input")
+    kind = form.get_by_role("combobox", name="Kind")
     kind.click()
     page.keyboard.type("disputed")
     # the option itself, not Enter: under load Enter may pick before the typed filter applies
