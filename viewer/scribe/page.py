@@ -31,8 +31,9 @@ from domain.scribe import table as T
 from domain.scribe.menu import MenuOrder, build_command, missing
 from domain.scribe.probe import preview, probe
 from domain.store import GameStore
+from domain.words import Names
 from viewer.board_input import as_click, board_input
-from viewer.figures import board_figure, board_height
+from viewer.figures import board_figure, board_height, view_names
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import chance, fields
 from viewer.scribe.board import (
@@ -362,8 +363,9 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
         st.rerun()
     ruleset = state.ruleset
     viewer = pending.get("viewer")
+    words = _words(state, viewer)
     said = [
-        ruleset.describe(ruleset.redact(decode(state, f), viewer))
+        words.text(ruleset.describe(ruleset.redact(decode(state, f), viewer)))
         for f in facts
         if f.topic != CommandIssued.TOPIC
     ][:4]
@@ -487,6 +489,13 @@ def _plain_board(game_id: str, seq: int, viewer: str, _view: Any) -> str:
     return str(board_figure(_view, None, height=board_height(_view)).to_json())
 
 
+def _words(state: GameState, viewer: str | None) -> Names:
+    """Text in players' words: units and sides by the names this page's viewer knows, catalogue
+    entries by the ruleset's names (issue 21 item 7: "graf_spee moves" read as code)."""
+    names = view_names(view_for(state, viewer)).names
+    return Names({**state.ruleset.names(state.rules), **names})
+
+
 def _log(store: GameStore, state: GameState, viewer: str | None) -> None:
     """The last events, as the page's viewer may read them."""
     st.caption("Latest events")
@@ -495,10 +504,11 @@ def _log(store: GameStore, state: GameState, viewer: str | None) -> None:
         return
     facts = store.facts_after(state.header.game_id, max(0, state.seq - LOG_LINES))
     ruleset = state.ruleset
+    words = _words(state, viewer)
     lines = []
     for fact in facts:
         event = decode(state, fact)
         if isinstance(event, CommandIssued):
             continue
-        lines.append(f"{fact.seq}: {ruleset.describe(ruleset.redact(event, viewer))}")
+        lines.append(f"{fact.seq}: {words.text(ruleset.describe(ruleset.redact(event, viewer)))}")
     st.text("\n".join(lines))  # plain text: names come from the record
