@@ -138,6 +138,28 @@ def unit_at(page: Any, unit: str) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
 
+INSIDE = 0.97
+"""How far along its way to the point the bot chose a person clicks: a bot often moves a unit
+its whole reach, and a click a pixel beyond it is refused (PL-2: "10.07 cm is longer than
+achilles' speed of 10 cm"), as a person clicking on the ring's very edge would be."""
+
+
+def _inside_reach(
+    page: Any, order: Any, values: dict[str, Any], x: float, y: float
+) -> tuple[float, float]:
+    """The bot's point ``(x, y)``, pulled a little towards the unit that goes there (when the
+    order concerns one unit, or names one, that the board draws)."""
+    named = (values[k] for k in ("unit", "ship", "squadron") if k in values)
+    unit = next(named, order.units[0] if len(order.units) == 1 else None)
+    if not isinstance(unit, str):
+        return x, y
+    try:
+        ux, uy = unit_at(page, unit)
+    except AssertionError:  # not drawn (yet): the bot's own point
+        return x, y
+    return ux + (x - ux) * INSIDE, uy + (y - uy) * INSIDE
+
+
 def click_unit(page: Any, unit: str, clicks: Clicks | None = None) -> None:
     x, y = unit_at(page, unit)
     click_board(page, x, y, clicks)
@@ -328,7 +350,8 @@ class ScriptedScribe:
                     self.clicks.click()
                     settle(page)
             elif field.kind == "point":
-                click_board(page, float(value[0]), float(value[1]), self.clicks)
+                x, y = _inside_reach(page, order, values, float(value[0]), float(value[1]))
+                click_board(page, x, y, self.clicks)
             elif field.kind == "integer" and field.low is not None and field.high is not None:
                 if value != field.default:
                     group.get_by_role("radio", name=str(value), exact=True).click()
@@ -455,9 +478,7 @@ def find_refusal(store: Any, state: Any, side: Any) -> tuple[Any, dict[str, Any]
                 pairs = [list(p) for p in itertools.combinations(values_open[:6], 2)]
                 pools.append([[], *([v] for v in values_open[:6]), *pairs])
         for combo in itertools.islice(itertools.product(*pools), 500):
-            values = {
-                f.name: v for f, v in zip(fields, combo, strict=True) if v is not None
-            }
+            values = {f.name: v for f, v in zip(fields, combo, strict=True) if v is not None}
             try:
                 command = build_command(order, values)
             except WakeError:
