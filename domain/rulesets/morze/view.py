@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.chance import describe_roll
+from domain.commands import order_sentence
 from domain.events import CommandIssued, DiceRolled, DomainEvent, GameEnded
 from domain.read_model import BoardView, GameView, ResultView, RingView, SideView, UnitView
 from domain.rulesets.morze.events import (
@@ -102,7 +103,8 @@ def _rings(speed: float, reach: float) -> list[RingView]:
 def describe(event: DomainEvent) -> str:
     """One line of text for the log."""
     if isinstance(event, CommandIssued):
-        return f"order #{event.index} by {event.side or 'umpire'}: {event.command}"
+        # the order in words, as every ruleset's log writes it (never the dict's repr)
+        return f"order #{event.index} by {event.side or 'umpire'}: {order_sentence(event.command)}"
     if isinstance(event, DiceRolled):
         return describe_roll(event)
     if isinstance(event, InitiativeDetermined):
