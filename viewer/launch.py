@@ -46,6 +46,8 @@ def streamlit_command(port: int, app_args: list[str], address: str = "127.0.0.1"
         "false",
         "--server.fileWatcherType",
         "none",
+        "--runner.postScriptGC",  # a full collection after every run, a fragment's tick too,
+        "false",  # was half the hosted server's CPU with six pages open (py-spy, issue 20)
         "--client.showErrorDetails",
         "none",
         "--client.toolbarMode",  # no "Deploy" button: this is a local tool, not an app to host

@@ -19,6 +19,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import statistics
 import subprocess
 import tempfile
@@ -34,6 +36,7 @@ from domain.record import build_record, verify_record
 from domain.scribe import table as T
 from domain.scribe.start import bundled_scenarios, start_game
 from domain.store import GameStore
+from tests.benchmarks.st_client import WatchingClient, watch_all
 from tests.browser.conftest import CHROMIUM_FLAGS
 from tests.browser.scribe_helpers import ScriptedScribe, settle
 from tests.helpers import ROOT
@@ -48,6 +51,22 @@ SCENARIOS = {
     "ships": "multi2",
 }
 ORDERS = {"morze": 14, "iron_oak": 14, "armada": 14, "ships": 10}
+PACE = 3.0  # seconds between a device's orders under load: two devices a game, so a game gets
+# an order every 1.5 s or so, faster than a scribe enters them (2-3.5 s, measured above)
+SEEN_JS = """() => {
+    window.__wakeSeen = {};
+    const mark = () => {
+        for (const m of document.body.textContent.matchAll(/event (\\d+) ·/g)) {
+            if (!(m[1] in window.__wakeSeen)) window.__wakeSeen[m[1]] = Date.now() / 1000;
+        }
+    };
+    new MutationObserver(mark).observe(
+        document.body, {subtree: true, childList: true, characterData: true}
+    );
+    mark();
+}"""
+# Each page notes, on its own clock (the machine's), when each event number first shows: a
+# poll from here would add its own round of 30 pages to every delay.
 
 
 def _serve(store: str, *args: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -66,14 +85,6 @@ def _serve(store: str, *args: str) -> tuple[subprocess.Popen[bytes], str]:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("the server did not start")
-
-
-def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def clicks_per_order(browser: Any, quick: bool) -> None:
@@ -163,85 +174,155 @@ def page_to_page(browser: Any, quick: bool) -> None:
             proc.terminate()
 
 
-def load(browser: Any, location: str, games: int, clients: int, seconds: float) -> None:
-    """``clients`` pages over ``games`` games for ``seconds`` while bots enter orders."""
+def _cpu_seconds(pid: int) -> float:
+    """The process's user and system CPU time so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def load(
+    browser: Any, location: str, games: int, clients: int, seconds: float, browsers: int
+) -> None:
+    """``clients`` pages over ``games`` games for ``seconds`` while two devices a game (the
+    umpire's and a side's) race to enter the bot's order every ``PACE`` seconds or so.
+
+    ``browsers`` of the pages are Chromium pages; the rest are websocket clients speaking
+    Streamlit's protocol (``st_client``): thirty Chromium renderers would measure this
+    two-core machine's rendering, not the server."""
     store = GameStore(location)
     scenario = next(s for s in bundled_scenarios() if s.name == "river_plate")
     ids = [start_game(store, "morze", scenario.data, dice="seeded") for _ in range(games)]
     links = [T.issue_links(store, gid) for gid in ids]
+    begun = {gid: store.state(gid).seq for gid in ids}
     proc, url = _serve(location, "--hosted")
-    seen_at: dict[tuple[int, int], list[float]] = {}
-    stored_at: dict[tuple[int, int], float] = {}
-    stop = time.monotonic() + seconds
-    lost = 0
+    stored: dict[tuple[int, int], float] = {}  # (game, event) -> when its order was stored
+    accepted: dict[int, list[tuple[int, str]]] = {g: [] for g in range(games)}
+    overtaken = 0
+    errors: list[str] = []
+    contexts = []
+    lock = threading.Lock()
+    watchers: list[tuple[int, WatchingClient]] = []
     try:
+        opened = time.monotonic()
         pages = []
         for i in range(clients):
             g = i % games
-            who = ["umpire", "kriegsmarine", "royal_navy"][i % 3]
-            context = browser.new_context(viewport={"width": 1100, "height": 800})
-            page = context.new_page()
-            page.goto(f"{url}/record?key={links[g][who]}")
-            pages.append((g, page))
+            key = links[g][["umpire", "kriegsmarine", "royal_navy"][(i // games) % 3]]
+            if i < browsers:
+                context = browser.new_context(viewport={"width": 1100, "height": 800})
+                context.set_default_timeout(120_000)
+                contexts.append(context)
+                page = context.new_page()
+                page.goto(f"{url}/record?key={key}")
+                pages.append((g, page))
+            else:
+                watchers.append((g, WatchingClient(url, "record", f"key={key}")))
+        watching = threading.Thread(target=watch_all, args=([c for _, c in watchers],))
+        watching.start()
         for _, page in pages:
             settle(page, "Latest events")
+            page.evaluate(SEEN_JS)
+        deadline = time.monotonic() + 300
+        while not all(c.opened() for _, c in watchers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        opened = time.monotonic() - opened
+        cpu = _cpu_seconds(proc.pid)
+        stop = time.monotonic() + seconds
 
-        def enter(g: int) -> None:
-            nonlocal lost
-            writer = GameStore(location)
+        writer = GameStore(location)  # one store for every device, as the server has
+
+        def enter(g: int, device: int) -> None:
+            nonlocal overtaken
+            pace = random.Random(2 * g + device)  # the two devices drift, and at times race
+            time.sleep(PACE / 2 * device)
             while time.monotonic() < stop:
                 state = writer.state(ids[g])
                 envelope = bot_order(state)
                 if envelope is None:
                     return
                 try:
-                    T.submit(writer, ids[g], envelope.side, envelope.command, state.seq)
+                    facts = T.submit(writer, ids[g], envelope.side, envelope.command, state.seq)
                 except OrderConflict:
-                    lost += 1
+                    with lock:
+                        overtaken += 1
                     continue
-                except WakeError:
+                except WakeError as exc:
+                    errors.append(f"game {g}: {exc}")
                     return
-                stored_at[(g, writer.state(ids[g]).seq)] = time.monotonic()
-                time.sleep(1.0)  # a table gives an order every second or so
+                at = time.time()
+                with lock:
+                    accepted[g].extend((fact.seq, fact.digest) for fact in facts)
+                    stored[(g, facts[-1].seq)] = at  # a page shows the last event
+                time.sleep(pace.uniform(0.5, 1.5) * PACE)
 
-        writers = [threading.Thread(target=enter, args=(g,)) for g in range(games)]
+        writers = [
+            threading.Thread(target=enter, args=(g, d)) for g in range(games) for d in (0, 1)
+        ]
         for thread in writers:
             thread.start()
-        while time.monotonic() < stop:
-            for g, page in pages:
-                try:
-                    shown = page.evaluate(
-                        "() => (document.body.innerText.match(/event (\\\\d+) ·/) || [])[1]"
-                    )
-                except Exception:
-                    continue
-                if shown:
-                    seen_at.setdefault((g, int(shown)), []).append(time.monotonic())
-            time.sleep(0.05)
         for thread in writers:
             thread.join()
-        rss = _rss_mb(proc.pid)
-        delays = [
-            min(t for t in seen_at.get(key, [])) - at
-            for key, at in stored_at.items()
-            if seen_at.get(key)
-        ]
-        delays = sorted(d for d in delays if d >= 0)
-        for gid in ids:
+        time.sleep(5.0)  # the last orders reach the pages
+        for _, client in watchers:
+            client.until = 0.0
+        watching.join()
+        rss = _peak_rss_mb(proc.pid)
+        cpu = _cpu_seconds(proc.pid) - cpu
+        seen = [(g, page.evaluate("() => window.__wakeSeen")) for g, page in pages]
+        seen += [(g, {str(event): at for event, at in c.seen.items()}) for g, c in watchers]
+        delays: list[float] = []
+        missed = 0
+        for g, shown in seen:
+            times = sorted((int(event), float(t)) for event, t in shown.items())
+            for (game, seq), at in stored.items():
+                if game != g:
+                    continue
+                # the first time this page showed the event or a later one (an order entered
+                # right after another may be shown with it)
+                first = min((t for event, t in times if event >= seq), default=None)
+                if first is None:
+                    missed += 1
+                else:
+                    delays.append(max(0.0, first - at))
+        delays.sort()
+        lost = duplicated = 0
+        for g, gid in enumerate(ids):
             header, facts = store.facts(gid)
+            logged = [(f.seq, f.digest) for f in facts if f.seq > begun[gid]]
+            lost += len(set(accepted[g]) - set(logged))
+            duplicated += len(logged) - len(set(accepted[g]) & set(logged))
             assert [f.seq for f in facts] == list(range(1, len(facts) + 1))
-            assert len({f.digest for f in facts}) == len(facts)
             reveal = store.secret_seed(gid)
             verify_record(build_record(header, facts, seed_reveal=reveal[0] if reveal else None))
         where = "PostgreSQL" if location.startswith("postgres") else "SQLite"
         p50 = statistics.median(delays) if delays else float("nan")
         p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
+        orders = len(stored)
         print(
-            f"| {where} | {games} | {clients} | {len(stored_at)} | 0 | {p50:.2f} | {p95:.2f} | "
-            f"{rss:.0f} | {lost} |"
+            f"| {where} | {games} | {len(pages)} + {len(watchers)} | {orders} | {overtaken} | "
+            f"{lost} | {duplicated} | {p50:.2f} | {p95:.2f} | "
+            f"{delays[-1] if delays else float('nan'):.2f} | {missed} | {rss:.0f} | "
+            f"{cpu / (seconds + 5.0):.2f} | {opened:.0f} |",
+            flush=True,
         )
+        for error in errors + [e for _, c in watchers for e in c.errors]:
+            print(f"  ({error})")
     finally:
+        for _, client in watchers:
+            client.until = 0.0
+        for context in contexts:
+            context.close()
         proc.terminate()
+        proc.wait(timeout=30)
 
 
 def main() -> None:
@@ -259,22 +340,35 @@ def main() -> None:
         if args.only in ("", "latency"):
             page_to_page(browser, args.quick)
         if args.only in ("", "load"):
-            print("\n## Hosted server under load (60 s; orders entered every second per game)\n")
             print(
-                "| store | games | clients | orders stored | lost or duplicated | p50 s | p95 s "
-                "| server RSS MB | orders refused (overtaken) |"
+                "\n## Hosted server under load (60 s; two devices a game, each entering an "
+                f"order every {PACE:g} s)\n"
             )
-            print("|---|---|---|---|---|---|---|---|---|")
+            print(
+                "| store | games | clients (browsers + websocket) | orders stored | orders "
+                "overtaken | lost | duplicated "
+                "| p50 s | p95 s | max s | not seen | server peak RSS MB | server CPU s/s "
+                "| pages opened in s |"
+            )
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             seconds = 20.0 if args.quick else 60.0
             clients = 6 if args.quick else 30
+            browsers = 1 if args.quick else 3
             for kind in ("sqlite", "pg") if args.postgres else ("sqlite",):
                 for games in (1, 10):
                     if kind == "pg":
                         with pg_schema() as location:
-                            load(browser, location, games, clients, seconds)
+                            load(browser, location, games, clients, seconds, browsers)
                         continue
                     with tempfile.TemporaryDirectory() as tmp:
-                        load(browser, str(Path(tmp) / "store.sqlite3"), games, clients, seconds)
+                        load(
+                            browser,
+                            str(Path(tmp) / "store.sqlite3"),
+                            games,
+                            clients,
+                            seconds,
+                            browsers,
+                        )
         browser.close()
 
 
