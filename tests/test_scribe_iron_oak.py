@@ -36,6 +36,7 @@ from domain.scribe.menu import (
     match_command,
     open_choices,
 )
+from domain.scribe.probe import preview
 from domain.sealed import new_salt, seal
 from domain.store import GameStore
 from tests.helpers import FIXTURES, ROOT
@@ -516,6 +517,22 @@ def test_a_physical_game_names_the_card_drawn_and_the_hands_dealt() -> None:
     deal_state, _ = _first("hampton_roads-physical.wake.json", "deal")
     named = next(o for o in T.menu(None, deal_state, None) if o.key == "deal:named")
     assert [f.name for f in named.fields] == ["hands.CSA", "hands.USA"]
+
+
+def test_hands_naming_more_cards_than_the_deck_holds_are_refused_in_words_io_3_4() -> None:
+    """IO-3.4: the deal's named hands hold only what the deck holds; the refusal names the
+    cards and their counts as a player reads them (issue 21 item 7: it printed a Python list
+    of card ids), and the scribe's probe shows it refused with its rule."""
+    deal_state, _ = _first("hampton_roads-physical.wake.json", "deal")
+    named = next(o for o in T.menu(None, deal_state, None) if o.key == "deal:named")
+    hands = {f.name: ["strike"] * (f.min_count or 0) for f in named.fields}
+    seen = preview(deal_state, None, build_command(named, hands))
+    assert seen.status == "refused" and seen.error is not None
+    assert seen.error.rule == "IO-3.4"
+    assert str(seen.error).endswith(
+        "the hands name more cards than the deck holds: Strike! named 10 times, 1 in the deck"
+    ), str(seen.error)
+    assert "[" not in str(seen.error).split("]", 1)[1] and "'" not in str(seen.error)
 
 
 def test_an_order_type_the_menu_does_not_know_is_offered_from_the_legal_orders(

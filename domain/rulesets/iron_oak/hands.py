@@ -71,13 +71,25 @@ def deal(
                 f"{who} must be dealt {size} cards, not {len(cards)}", rule="IO-3.4"
             )
         dealt.update(cards)
-    missing = dealt - Counter(deck)
+    held = Counter(deck)
+    missing = dealt - held
     if missing:
+        counts = "; ".join(
+            f"{_card_name(state, card)} named {dealt[card]} times, {held[card]} in the deck"
+            for card in sorted(missing)
+        )
         raise IllegalCommand(
-            f"the deck does not hold these cards: {sorted(missing.elements())}", rule="IO-3.4"
+            f"the hands name more cards than the deck holds: {counts}", rule="IO-3.4"
         )
     hands_dealt = {side: list(cards) for side, cards in command.hands.items()}
     return [CardsDealt(faces=[], deck=deck, hands=hands_dealt, known=False)]
+
+
+def _card_name(state: IronOakState, card: str) -> str:
+    try:
+        return state.data.cards.get(card).name
+    except KeyError:
+        return card.replace("_", " ")
 
 
 DECK = "action deck"
