@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks.bench_armada
 	$(BIN)/python -m tests.benchmarks.bench_rollouts
 	$(BIN)/python -m tests.benchmarks.bench_browser
+	$(BIN)/python -m tests.benchmarks.bench_first_board
 	$(BIN)/python -m tests.benchmarks.bench_scribe
 	$(BIN)/python -m tests.benchmarks.bench_memory
 

@@ -8,12 +8,15 @@
    and cards left out of the clicks).
 2. **From one page to another**: orders entered by another device (through the store, as the
    umpire's laptop would) and the time until a page that only watches shows them.
-3. **Load on the hosted server**: 30 browser pages, each on its own side's or the umpire's link,
-   watching one game and then ten games for 60 s while orders are entered on every game (bots
-   through ``domain.scribe.table.submit`` on the position they read, as a device does); events
-   lost or duplicated (the logs are checked and re-verified), p50/p95 of the time from an order
-   stored to each page showing it, and the server's memory. On SQLite, and with ``--postgres``
-   on PostgreSQL (``WAKE_TEST_PG``) too.
+3. **Load on the hosted server**: 30 pages, each on its own side's or the umpire's link,
+   watching one game and then ten games for 60 s while two devices a game (bots through
+   ``domain.scribe.table.submit`` on the position they read, as a device does) race to enter
+   orders; three of the pages are Chromium pages, the rest websocket clients speaking
+   Streamlit's protocol (``st_client``: thirty Chromium renderers on two cores would measure
+   the renderers). Events lost or duplicated (every stored order's digest is in the log once,
+   and the logs re-verify), p50/p95 of the time from an order stored to each page showing it
+   or a later event, the server's peak memory and CPU seconds per second. On SQLite, and with
+   ``--postgres`` on PostgreSQL (``WAKE_TEST_PG``) too.
 """
 
 from __future__ import annotations

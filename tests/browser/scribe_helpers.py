@@ -474,9 +474,13 @@ def find_refusal(store: Any, state: Any, side: Any) -> tuple[Any, dict[str, Any]
                 pools.append([*values_open, *([None] if f.optional else [])])
             elif f.ordered:
                 pools.append([*[[v] for v in values_open][:6], []])
-            else:  # a few picks of several (two at most)
+            else:  # a few picks of several (two at most), and a choice repeated to the count
+                # asked for where repeats are allowed (IO-3.4: a hand naming more copies of a
+                # card than the deck holds)
                 pairs = [list(p) for p in itertools.combinations(values_open[:6], 2)]
-                pools.append([[], *([v] for v in values_open[:6]), *pairs])
+                repeats = [[v] * f.min_count for v in values_open[:6]]
+                repeats = repeats if not f.distinct and f.min_count > 1 else []
+                pools.append([[], *repeats, *([v] for v in values_open[:6]), *pairs])
         for combo in itertools.islice(itertools.product(*pools), 500):
             values = {f.name: v for f, v in zip(fields, combo, strict=True) if v is not None}
             try:

@@ -1,0 +1,105 @@
+"""The first board of every bundled game in a real browser (issue 21 item 12), not a test: run
+``python -m tests.benchmarks.bench_first_board`` (``make bench`` runs it).
+
+Every bundled record is loaded into a fresh store (as ``wake demo`` does) and one viewer server
+is started. For each game, from opening its link (``/?game=ID``, the viewer opens at the start)
+to the scrubber showing "Event 0 / L" with its board drawn:
+
+* **cold**: the first time the game is opened after the server started (its timeline and its
+  payload are built then; the first game also pays the server's first run);
+* **warm**: the same game opened again in a new tab.
+
+The goal: within 1 s warm and 2 s cold. Wall-clock times on a shared machine swing with its
+load: the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from domain.importing import import_record
+from domain.record import read_record_file
+from domain.store import GameStore
+from tests.benchmarks.bench_browser import CHROMIUM, _position, _serve
+from tests.browser.conftest import CHROMIUM_FLAGS
+from tests.helpers import FIXTURES
+
+OPEN_TIMEOUT_MS = 120_000
+
+
+def _first_board(page: Any, url: str, game_id: str, length: int) -> float:
+    """Seconds from opening the game's link to its first board."""
+    began = time.perf_counter()
+    page.goto(f"{url}/?game={game_id}")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('scrubber'))",
+        timeout=OPEN_TIMEOUT_MS,
+    )
+    deadline = time.monotonic() + OPEN_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        try:
+            _position(page, 0, length, OPEN_TIMEOUT_MS)
+            break
+        except RuntimeError:  # the frame is not attached yet
+            page.wait_for_timeout(20)
+    return time.perf_counter() - began
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    files = sorted((FIXTURES / "games").rglob("*.wake.json"))
+    with tempfile.TemporaryDirectory() as tmp:
+        store_path = Path(tmp) / "store.sqlite3"
+        store = GameStore(str(store_path))
+        games = []
+        for path in files:
+            record = read_record_file(path, strict=True)
+            import_record(store, record)
+            games.append((path.name.removesuffix(".wake.json"), record))
+        proc, url = _serve(store_path, Path(tmp) / "server.log")
+        rows = []
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+                )
+                for name, record in games:
+                    times = []
+                    for _ in ("cold", "warm"):
+                        context = browser.new_context(viewport={"width": 1440, "height": 900})
+                        page = context.new_page()
+                        gid, length = record.header.game_id, len(record.events)
+                        times.append(_first_board(page, url, gid, length))
+                        context.close()
+                    rows.append((name, len(record.events), *times))
+                    print(
+                        f"{name:40} {len(record.events):6} events: cold {times[0]:.2f} s, "
+                        f"warm {times[1]:.2f} s",
+                        flush=True,
+                    )
+                browser.close()
+        finally:
+            proc.terminate()
+    cold = [r[2] for r in rows]
+    warm = [r[3] for r in rows]
+    print(f"\nload average {os.getloadavg()[0]:.1f}; {len(rows)} games")
+    print("| | median s | max s | games over the goal |")
+    print("|---|---|---|---|")
+    print(
+        f"| cold (goal 2 s) | {statistics.median(cold):.2f} | {max(cold):.2f} | "
+        f"{sum(1 for t in cold if t > 2.0)} |"
+    )
+    print(
+        f"| warm (goal 1 s) | {statistics.median(warm):.2f} | {max(warm):.2f} | "
+        f"{sum(1 for t in warm if t > 1.0)} |"
+    )
+
+
+if __name__ == "__main__":
+    main()
