@@ -123,6 +123,7 @@ class Names:
             if ids
             else None
         )
+        self._written: re.Pattern[str] | None = None
 
     def name(self, ident: str) -> str:
         """The display name of one id (humanised when none is known)."""
@@ -132,6 +133,34 @@ class Names:
         name = self.names[match.group(1)]
         mark = match.group(2)
         return name + (possessive(name)[len(name) :] if mark else "")
+
+    def ids(self, line: str) -> str:
+        """``line`` with every known id as its name, and nothing else changed: for a refusal,
+        whose other words (an option's value, an order's field) may be what a player types.
+        A name already written stays as it is (the side ``escort`` inside "Convoy escort" is
+        not named again), and a quoted id stays quoted (``'tie_1'`` -> ``'TIE Fighter
+        Squadron 1'``, not a possessive)."""
+        if not line or self._pattern is None:
+            return line
+        if self._written is None:
+            shown = sorted(set(self.names.values()), key=len, reverse=True)
+            self._written = re.compile(
+                r"(?<![\w./-])("
+                + "|".join(re.escape(n) for n in shown)
+                + r")(?![\w/-])|"
+                + self._pattern.pattern
+            )
+
+        def named(match: re.Match[str]) -> str:
+            if match.group(1) is not None:  # a name already written
+                return match.group(0)
+            ident, mark = match.group(2), match.group(3)
+            name = self.names[ident]
+            if mark == "'" and line[: match.start()].endswith("'"):
+                return name + "'"  # the closing quote of a quoted id
+            return name + (possessive(name)[len(name) :] if mark else "")
+
+        return self._written.sub(named, line)
 
     def text(self, line: str) -> str:
         """``line`` with every known id as its name, other snake_case ids humanised and digests
