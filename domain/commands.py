@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from domain.errors import InvalidCommand
-from domain.words import is_digest, value_text
+from domain.words import distance_text, is_digest, is_point, point_text, value_text
+
+if TYPE_CHECKING:
+    from domain.read_model import GameView
 
 __all__ = ["OrderParser", "order_models"]
 
@@ -124,10 +128,23 @@ SECRET_FIELDS = frozenset({"salt", "salts", "secret"})
 MAX_SENTENCE = 400
 
 
+MOVERS = ("unit", "ship", "squadron")
+"""Order fields that name the unit an order puts somewhere on the table."""
+DESTINATIONS = ("move_to", "to", "destination", "position")
+"""Order fields that hold where it goes, as a point (``[x, y]``); ``x`` and ``y`` fields too."""
+
+
 def _value(value: Any) -> str:
     """A field's value in words (``domain.words.value_text``), a mapping's entries joined by
-    ``; `` inside an order sentence (issue 21 item 7: never a Python repr, ``None`` or a
-    64-hex digest)."""
+    ``; `` inside an order sentence, a position as whole numbers ``(353, 355)`` (issue 21
+    item 7: never a Python repr, ``None``, a 64-hex digest or a float's every decimal)."""
+    if is_point(value):
+        return point_text(value)
+    if isinstance(value, Mapping):
+        parts = [f"{k} {_value(v)}" for k, v in value.items() if v is not None]
+        return "; ".join(parts) or "none"
+    if isinstance(value, list | tuple) and value and all(is_point(v) for v in value):
+        return ", ".join(point_text(v) for v in value)
     return value_text(value, "; ")
 
 
@@ -138,15 +155,75 @@ def _part(key: str, value: Any) -> str:
     return f"{str(key).replace('_', ' ')} {_value(value)}"
 
 
-def order_sentence(command: Mapping[str, Any]) -> str:
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _movement(command: Mapping[str, Any]) -> tuple[str, tuple[float, float], set[str]] | None:
+    """The unit an order puts on the table, where, and the fields that say so: a mover field
+    (``unit``, ``ship``, ``squadron``) with ``x`` and ``y``, or with a point field
+    (``move_to`` ...)."""
+    mover = next((k for k in MOVERS if isinstance(command.get(k), str)), None)
+    if mover is None:
+        return None
+    x, y = command.get("x"), command.get("y")
+    if isinstance(x, int | float) and isinstance(y, int | float) and _number(x) and _number(y):
+        return mover, (float(x), float(y)), {mover, "x", "y"}
+    key = next((k for k in DESTINATIONS if is_point(command.get(k))), None)
+    if key is None:
+        return None
+    px, py = command[key]
+    return mover, (float(px), float(py)), {mover, key}
+
+
+def _moves(
+    command: Mapping[str, Any], kind: str, before: GameView | None
+) -> tuple[str, set[str]] | None:
+    """``achilles moves 9.8 cm to (95, 63)``: the unit, how far (from where ``before``, the
+    board the order was given on, has it; in the board's own unit) and where to, in whole
+    numbers; ``victory at (457, 93)`` for a unit not yet on the table."""
+    found = _movement(command)
+    if found is None:
+        return None
+    mover, dest, used = found
+    unit_id = command[mover]
+    where = point_text(dest)
+    if before is None:
+        verb = "moves to" if kind == "move" else "to"
+        return f"{unit_id} {verb} {where}", used
+    unit = next((u for u in before.units if u.id == unit_id), None)
+    if unit is None or unit.position is None:
+        return f"{unit_id} at {where}", used
+    moved = math.hypot(dest[0] - unit.position[0], dest[1] - unit.position[1])
+    return f"{unit_id} moves {distance_text(moved, before.board.unit)} to {where}", used
+
+
+def order_sentence(command: Mapping[str, Any], before: GameView | None = None) -> str:
     """``{"type": "reveal_dial", "ship": "victory", "slot": 3, "salt": "…"}`` ->
     ``"reveal dial: ship victory, slot 3"``: the order's type in words, then each field that is
-    set (empty, false and None fields and secrets left out), bounded in length."""
-    kind = str(command.get("type", "order")).replace("_", " ")
+    set (empty, false and None fields and secrets left out; a 0 is said), bounded in length.
+
+    An order that puts a unit somewhere (a mover field and ``x``/``y`` or a point) says it as
+    players do (issue 21): ``achilles moves 9.8 cm to (95, 63)``, the distance measured on
+    ``before`` (the read model the order was given on; left out without it), a position in
+    whole numbers; a plain ``move`` order is that phrase alone, any other keeps its type
+    (``activate squadron: tie_1 moves 245.5 mm to (353, 355)``)."""
+    kind = str(command.get("type", "order"))
+    words = kind.replace("_", " ")
+    moves = _moves(command, kind, before)
+    used = moves[1] if moves else set()
     parts = [
         _part(key, value)
         for key, value in command.items()
-        if key != "type" and key not in SECRET_FIELDS and value not in (None, False, "", [], {})
+        if key != "type"
+        and key not in used
+        and key not in SECRET_FIELDS
+        and value is not False  # a flag not set; a 0 (heading 0, slot 0) is said
+        and value not in (None, "", [], {})
     ]
-    text = f"{kind}: {', '.join(parts)}" if parts else kind
+    if moves is not None:
+        parts.insert(0, moves[0])
+        text = ", ".join(parts) if kind == "move" else f"{words}: {', '.join(parts)}"
+    else:
+        text = f"{words}: {', '.join(parts)}" if parts else words
     return text if len(text) <= MAX_SENTENCE else text[: MAX_SENTENCE - 1] + "…"

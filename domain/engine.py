@@ -8,6 +8,7 @@ format both sit on top of this module.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
@@ -49,7 +50,9 @@ from domain.events import (
     dice_end,
 )
 from domain.header import CURRENT_FORMAT, DiceSpec, GameHeader, RulesetRef, SideSpec
+from domain.read_model import redact_view
 from domain.ruleset import Ruleset, get_ruleset
+from domain.words import Names, unit_labels
 
 
 class Fact(BaseModel):
@@ -497,6 +500,25 @@ class _SealedSeed:
         )
 
 
+def named_refusal(state: GameState, error: WakeError, side: str | None = None) -> WakeError:
+    """``error`` (a refusal of an order of ``side``'s in ``state``) with every unit, side and
+    catalogue id in its message written as its display name, as ``side`` may know it (another
+    side's hidden card keeps its id): "HMNZS Achilles' speed", never "achilles' speed" (issue
+    21). The class, code and rule are kept; an unknown id (a typo) is left as typed, and no
+    other word is touched. The same error when nothing changes."""
+    ruleset = state.ruleset
+    view = redact_view(ruleset.read_model(state.rules), side)
+    sides = {s.id: s.name for s in view.sides if s.id.islower()}
+    names = Names({**ruleset.names(state.rules), **sides, **unit_labels(view.units)})
+    message = names.ids(error.message)
+    if message == error.message:
+        return error
+    named = copy.copy(error)
+    named.message = message
+    named.args = (message,)
+    return named
+
+
 def execute(
     state: GameState, envelope: CommandEnvelope, dice: DiceSource | None = None
 ) -> list[Fact]:
@@ -516,6 +538,8 @@ def execute(
     source = _Recording(dice if dice is not None else own)
     try:
         events = ruleset.decide(state.rules, envelope.side, command, source)
+    except WakeError as exc:  # a refusal, said in players' words (issue 21)
+        raise named_refusal(state, exc, envelope.side) from None
     except CardsExhausted as exc:
         raise DiceMismatch(f"not enough cards entered for this order: {exc}") from exc
     except DiceExhausted as exc:

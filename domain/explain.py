@@ -9,7 +9,7 @@ from engine events and the ruleset's rule summaries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from domain.chance import faces_text, is_pool_roll, odds_text, pool_text
 from domain.engine import Fact, GameState, apply_event, decode
 from domain.events import CommandIssued, DiceRolled, DomainEvent, RollRecord
-from domain.read_model import redact_view
+from domain.read_model import GameView, redact_view
 from domain.ruleset import Ruleset
 from domain.words import Names, unit_labels, value_text
 
@@ -112,12 +112,15 @@ EPISODE_LIMIT = 400
 """Events scanned each way for the start and end of an episode."""
 
 
-def event_text(ruleset: Ruleset[Any, Any], event: DomainEvent) -> str:
+def event_text(
+    ruleset: Ruleset[Any, Any], event: DomainEvent, before: GameView | None = None
+) -> str:
     """One event in words, as the move list shows it: an order as its sentence
-    (``Ruleset.describe_order``), never as a raw dict or with a salt."""
+    (``Ruleset.describe_order``, worded on ``before``, the read model it was given on, where
+    known), never as a raw dict or with a salt."""
     if isinstance(event, CommandIssued):
         who = event.side or "umpire"
-        return f"order #{event.index} by {who}: {ruleset.describe_order(event.command)}"
+        return f"order #{event.index} by {who}: {ruleset.describe_order(event.command, before)}"
     return ruleset.describe(event)
 
 
@@ -298,19 +301,41 @@ def named(ex: Explanation, names: Names) -> Explanation:
     )
 
 
+def _board_of_order(
+    cause: Fact,
+    fact: Fact,
+    state_before: GameState,
+    state_at: Callable[[int], GameState] | None,
+    viewer: str | None,
+) -> GameView | None:
+    """The read model (as ``viewer`` sees it) of the board ``cause``, an order, was given on:
+    ``state_before`` when the order is the event explained, else from ``state_at``."""
+    if cause is fact:
+        state = state_before
+    elif state_at is not None:
+        state = state_at(cause.seq - 1)
+    else:
+        return None
+    return redact_view(state.ruleset.read_model(state.rules), viewer)
+
+
 def explain_event(
     state_before: GameState,
     facts: Sequence[Fact],
     index: int,
     viewer: str | None = None,
     names: Names | None = None,
+    state_at: Callable[[int], GameState] | None = None,
 ) -> Explanation:
     """Explain ``facts[index]`` given the state just before it. With ``viewer`` (a side), the
     order behind it and the events of its episode are shown as that side may see them
     (``Ruleset.redact``): a deal's or a scribe's draws of other players stay hidden. An event
     inside an episode (``Ruleset.episode``: an attack from declaration to end) also gets the
     episode's every event and every roll. Ids are written as the display names ``viewer``
-    knows (``names``, or :func:`event_names`)."""
+    knows (``names``, or :func:`event_names`). ``state_at`` (the state after any earlier
+    event, as ``Timeline.state_at``) gives the board the order was given on, so that the order
+    reads as players say it (how far a unit moved); without it only an order explained itself
+    has that board."""
     fact = facts[index]
     ruleset = state_before.ruleset
     # a side's explanation starts from what that side may see of the event itself
@@ -327,7 +352,9 @@ def explain_event(
             issued.side,
             issued.command,
             issued.dice,
-            ruleset.describe_order(issued.command),
+            ruleset.describe_order(
+                issued.command, _board_of_order(cause, fact, state_before, state_at, viewer)
+            ),
             tuple(ruleset.order_notes(state_before.rules, issued.command)),
             issued.cards,
         )

@@ -239,11 +239,14 @@ class Ruleset(ABC, Generic[S, C]):
         """
         return self.current_data(scenario)[0]
 
-    def describe_order(self, command: Mapping[str, Any]) -> str:
+    def describe_order(self, command: Mapping[str, Any], before: GameView | None = None) -> str:
         """An order (its JSON form) as one readable sentence for explanations. Default:
         :func:`domain.commands.order_sentence` (the type in words, then the fields; secrets
-        such as a sealed dial's salt left out). A ruleset may say it better."""
-        return order_sentence(command)
+        such as a sealed dial's salt left out; a unit put somewhere on the table as
+        ``achilles moves 9.8 cm to (95, 63)``). ``before``: the read model of the board the
+        order was given on, where the caller has it (how far a unit moves is measured on
+        it). A ruleset may say it better."""
+        return order_sentence(command, before)
 
     def order_notes(self, state: S, command: Mapping[str, Any]) -> list[str]:
         """Lines that say what an order (its JSON form, as the viewer may see it) brings into

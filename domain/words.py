@@ -4,6 +4,9 @@ as words, never as Python reprs, internal ids or digests (issue 21 item 7).
 * :func:`value_text` writes any plain value as players read it: a list as ``"a, b"`` (or
   ``"none"``), a mapping as ``"P1 57, P2 15"``, a yes/no for a flag, a sealed digest as
   ``"sealed"``, never ``None``.
+* :func:`number_text` writes a measure as players say it: at most two decimals (never a float's
+  ``433.6194549262705``), ``10.0`` as ``10``; :func:`point_text` a table position as whole
+  numbers, ``(434, 345)``; :func:`distance_text` a distance to one decimal with its unit.
 * :class:`Names` turns the ids in a line of text into display names: each unit, side and card
   a ruleset names (``Ruleset.names`` and the read model), and any other ``snake_case`` id
   humanised (``graf_spee`` -> ``graf spee``), so a third party's ruleset reads acceptably too.
@@ -11,6 +14,7 @@ as words, never as Python reprs, internal ids or digests (issue 21 item 7).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -48,7 +52,7 @@ def value_text(value: Any, entries: str = ", ") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return number_text(value)
     if isinstance(value, str):
         return "sealed" if is_digest(value) else value
     if isinstance(value, Mapping):
@@ -60,6 +64,40 @@ def value_text(value: Any, entries: str = ", ") -> str:
             return "1 sealed" if len(items) == 1 else f"{len(items)} sealed"
         return ", ".join(value_text(v, entries) for v in items) or "none"
     return str(value)
+
+
+def number_text(value: float, decimals: int = 2) -> str:
+    """A measure as a person reads it: rounded to ``decimals`` places (two at most by default;
+    a float's ``433.6194549262705`` is ``433.62``), trailing zeros dropped (``10.0`` -> ``10``),
+    never ``-0``."""
+    if not math.isfinite(value):
+        return str(value)
+    text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def is_point(value: object) -> bool:
+    """Whether ``value`` is a table position written as two numbers (``[353.474, 355.403]``)."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def point_text(point: Any) -> str:
+    """A table position as players say it, whole numbers: ``(353.474, 355.403)`` ->
+    ``(353, 355)``."""
+    return "(" + ", ".join(number_text(float(v), 0) for v in point) + ")"
+
+
+def distance_text(distance: float, unit: str = "") -> str:
+    """A distance as players measure it, one decimal at most: ``9.8 cm``, ``245.5 mm``,
+    ``10 cm``."""
+    text = number_text(distance, 1)
+    return f"{text} {unit}" if unit else text
 
 
 def list_text(items: Iterable[object], empty: str = "none") -> str:
@@ -85,6 +123,7 @@ class Names:
             if ids
             else None
         )
+        self._written: re.Pattern[str] | None = None
 
     def name(self, ident: str) -> str:
         """The display name of one id (humanised when none is known)."""
@@ -94,6 +133,34 @@ class Names:
         name = self.names[match.group(1)]
         mark = match.group(2)
         return name + (possessive(name)[len(name) :] if mark else "")
+
+    def ids(self, line: str) -> str:
+        """``line`` with every known id as its name, and nothing else changed: for a refusal,
+        whose other words (an option's value, an order's field) may be what a player types.
+        A name already written stays as it is (the side ``escort`` inside "Convoy escort" is
+        not named again), and a quoted id stays quoted (``'tie_1'`` -> ``'TIE Fighter
+        Squadron 1'``, not a possessive)."""
+        if not line or self._pattern is None:
+            return line
+        if self._written is None:
+            shown = sorted(set(self.names.values()), key=len, reverse=True)
+            self._written = re.compile(
+                r"(?<![\w./-])("
+                + "|".join(re.escape(n) for n in shown)
+                + r")(?![\w/-])|"
+                + self._pattern.pattern
+            )
+
+        def named(match: re.Match[str]) -> str:
+            if match.group(1) is not None:  # a name already written
+                return match.group(0)
+            ident, mark = match.group(2), match.group(3)
+            name = self.names[ident]
+            if mark == "'" and line[: match.start()].endswith("'"):
+                return name + "'"  # the closing quote of a quoted id
+            return name + (possessive(name)[len(name) :] if mark else "")
+
+        return self._written.sub(named, line)
 
     def text(self, line: str) -> str:
         """``line`` with every known id as its name, other snake_case ids humanised and digests

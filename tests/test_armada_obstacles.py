@@ -261,7 +261,7 @@ def test_swa_ovl_the_owner_picks_the_debris_zone(armada: ArmadaRuleset) -> None:
         IllegalCommand,
         "SWA-OVL",
     )
-    assert "rebels' choice" in str(error)
+    assert "Rebel Alliance's choice" in str(error)  # the side by its name (issue 21)
     events = game.do("rebels", pick)
     made = of(events, ObstacleChoiceMade)[0]
     assert (made.kind, made.zone) == ("debris", "rear")

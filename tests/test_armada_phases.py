@@ -426,7 +426,7 @@ def test_swa_3_3_an_engaged_squadron_cannot_move(armada: ArmadaRuleset) -> None:
     assert squadron_phase.engaged_with(game.state, "x_1") == ["tie_3"]
     order = {"type": "activate_squadron", "squadron": "x_1", "move_to": [457.2, 400.0]}
     error = game.refuse("rebels", order, IllegalCommand, "SWA-3.3")
-    assert "engaged with tie_3" in str(error)
+    assert "engaged with TIE Fighter Squadron 3" in str(error)  # by name (issue 21)
     view = armada.read_model(game.state)
     assert next(u for u in view.units if u.id == "x_1").details["engaged_with"] == "tie_3"
 

@@ -151,7 +151,7 @@ def test_one_active_trace_per_side_with_unit_ids() -> None:
     rn, km = trace(fig, "Royal Navy"), trace(fig, "Kriegsmarine")
     assert list(rn.customdata) == ["exeter", "ajax"]
     assert list(km.customdata) == ["graf_spee", "tacoma"]
-    assert list(rn.text) == ["exeter", "ajax"]
+    assert list(rn.text) == ["EXETER 2/4", "AJAX"]  # display names, damage once taken
     assert rn.mode == "markers+text"
     assert rn.marker.symbol == "circle"
     assert rn.marker.line.color == "#0072B2"

@@ -135,9 +135,9 @@ def test_a_shaped_unit_keeps_its_marker_and_full_hover() -> None:
     sizes = dict(zip(rn.customdata, rn.marker.size, strict=True))
     assert sizes["cr90"] < sizes["plain"]  # shapes show the ship; its marker only marks it
     texts = dict(zip(rn.customdata, rn.text, strict=True))
-    assert texts == {"cr90": "", "plain": "plain"}  # the name goes under the shapes instead
+    assert texts == {"cr90": "", "plain": "PLAIN"}  # the name goes under the shapes instead
     names = trace(fig, "Royal Navy names")
-    assert list(names.text) == ["cr90"] and (names.x[0], names.y[0]) == (150, 40)
+    assert list(names.text) == ["CR90"] and (names.x[0], names.y[0]) == (150, 40)
     assert names.textposition == "bottom center"
 
 

@@ -113,7 +113,7 @@ def test_io3_2_pass_is_refused_while_a_ship_needs_an_order_card() -> None:
     s = new_game(scenario(at={"virginia": (2, 3)}))
     play_until(s, "orders", "USA")
     error = refused(s, "USA", PASS, IllegalCommand, "IO-3.2")
-    assert "cumberland, monitor" in error.message and "assign_orders" in error.message
+    assert "USS Cumberland, USS Monitor" in error.message and "assign_orders" in error.message
 
 
 def test_io3_2_a_side_with_no_ship_under_command_may_pass_its_order_phase() -> None:
@@ -135,7 +135,7 @@ def test_io5_0_pass_is_refused_for_a_ship_that_must_try_to_move() -> None:
     s = new_game(scenario(at={"virginia": (2, 3)}))
     play_until(s, "movement", "USA")
     error = refused(s, "USA", PASS, IllegalCommand, "IO-5.0")
-    assert "reveal_order for cumberland or monitor" in error.message
+    assert "reveal_order for USS Cumberland or USS Monitor" in error.message
 
 
 def test_io3_4_io3_5_pass_is_refused_at_the_deal_and_the_victory_phase() -> None:

@@ -80,7 +80,8 @@ def test_morze_refusals_name_units_as_words() -> None:
 
 
 def test_an_armada_refusal_names_the_side_whose_decision_it_is() -> None:
-    """SWA-2: "it is rebels' decision, not empire's"."""
+    """SWA-2: "it is Rebel Alliance's decision, not Galactic Empire's" (sides by name, issue
+    21)."""
     import json
 
     scenario = json.loads((FIXTURES / "scenarios/armada/core_learning.json").read_text("utf-8"))
@@ -88,4 +89,4 @@ def test_an_armada_refusal_names_the_side_whose_decision_it_is() -> None:
     while session.state.rules.phase == "command":
         session.submit_bot()
     text = _refusal(session, "empire", {"type": "pass_turn"})
-    assert "rebels' decision" in text and not BAD.search(text), text
+    assert "Rebel Alliance's decision" in text and not BAD.search(text), text

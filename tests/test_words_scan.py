@@ -27,6 +27,10 @@ def test_the_scan_finds_what_it_looks_for() -> None:
         "False",
     ]
     assert problems("dials victory " + "ab" * 32, {}) == ["hex digest"]
+    assert problems("activate squadron: move to 353.474, 355.403", {}) == [
+        "float with 3+ decimals"
+    ]
+    assert problems("moves 245.5 mm to (353, 355); 10.00/10 cm; version 1.0.2", {}) == []
     # an id inside a longer id or a word is not the unit
     assert problems("tie_10 and victory_points", {"tie_1": "TIE", "victory": "V"}) == []
     assert problems("Andromeda (P1) hits Gwazine (P2)", {"P1-b1-V1": "Andromeda"}) == []

@@ -10,6 +10,8 @@ events, the dispute report's visible text. :func:`problems` names what must neve
 
 * a Python repr: ``[]``, ``['``, ``{'``, ``None``, ``True``, ``False``;
 * a written-out digest: 40 or more hex digits;
+* a float written with three decimals or more (``move to 353.474, 355.403``; issue 21: a
+  person measures to a millimetre or a tenth of a centimetre, a position in whole numbers);
 * a unit's internal id where the view already gives it a display name (``graf_spee`` for
   "Admiral Graf Spee", ``P1-b3-V1`` for a Kongo-class cruiser).
 
@@ -43,6 +45,7 @@ REPR = {
     "True": re.compile(r"\bTrue\b"),
     "False": re.compile(r"\bFalse\b"),
     "hex digest": re.compile(r"\b[0-9a-f]{40,}\b"),
+    "float with 3+ decimals": re.compile(r"(?<![\w.])\d+\.\d{3,}\b"),
 }
 REPORT_EVENTS = 3
 """Events per game and view whose dispute report is scanned (a report embeds a board)."""
@@ -181,7 +184,7 @@ def scan_game(
         # the names the viewer's explain panel passes (``Timeline.names_at``); the report
         # below reads explain_event's own (``event_names``)
         names = tl.names_at(fact.seq, viewer)
-        lines = explanation_lines(explain_event(state, tl.facts, i, viewer, names))
+        lines = explanation_lines(explain_event(state, tl.facts, i, viewer, names, tl.state_at))
         lines += tl.sealed_lines(fact.seq, viewer)
         scan.check(f"{who} explain {fact.seq}", "\n".join(lines), named_at[fact.seq])
         state = apply_event(state, event, fact.digest)

@@ -494,7 +494,9 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
     # Everything below comes from the record: Markdown elements get it escaped, free text goes
     # out as plain text (st.text / st.code), never as HTML. Tooltips (help=) are Markdown too:
     # viewer.glossary escapes the terms and meanings it puts there.
-    ex: Explanation = explain_event(before, tl.facts, event - 1, viewer, tl.names_at(event, viewer))
+    ex: Explanation = explain_event(
+        before, tl.facts, event - 1, viewer, tl.names_at(event, viewer), tl.state_at
+    )
     st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}", help=tip(ex.text))
     st.caption(_md(f"{ex.topic}{' · automatic' if ex.automatic else ''}"))
     if ex.notes:  # what the state before it makes of the event (an attack's range, zones)

@@ -6,7 +6,7 @@ side and style (polygons separated by ``None`` gaps), never one per polygon. Spl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 import plotly.graph_objects as go
@@ -191,10 +191,17 @@ def _below(unit: UnitView) -> Point:
 
 
 def _draw_shapes(
-    fig: go.Figure, i: int, units: list[UnitView], side_name: str, colour: str
+    fig: go.Figure,
+    i: int,
+    units: list[UnitView],
+    side_name: str,
+    colour: str,
+    labels: Mapping[str, str] | None = None,
 ) -> None:
     """One side's unit shapes: a trace per style (bases, zones, arcs, headings), one for the
-    shapes of units out of play, one for the labels."""
+    shapes of units out of play, one for the labels; each unit named under its shapes by its
+    display name (``labels``, ``domain.words.unit_labels``), never its id."""
+    labels = labels or {}
     by_style: dict[str, list[Geometry]] = {"base": [], "zone": [], "heading": [], "arc": []}
     out: list[Geometry] = []
     labelled: list[tuple[Geometry, str]] = []
@@ -203,12 +210,15 @@ def _draw_shapes(
         if unit.status != "active":
             out += unit.shapes
             continue
-        named.append((unit.id, _below(unit)))
+        label = labels.get(unit.id) or unit.name
+        if unit.damage > 0 and unit.strength > 0:  # as the unit's marker label says it
+            label += f" {unit.damage}/{unit.strength}"
+        named.append((label, _below(unit)))
         for shape in unit.shapes:
             by_style["arc" if not shape.closed else shape.style].append(shape)
             if shape.label:
                 hover = (
-                    f"<b>{_esc(unit.name)}</b> ({_esc(unit.id)})<br>"
+                    f"<b>{_esc(labels.get(unit.id) or unit.name)}</b><br>"
                     f"{_esc(shape.part)}: {_esc(shape.label)}"
                 )
                 labelled.append((shape, hover))
@@ -258,7 +268,7 @@ def _draw_shapes(
                 x=[p[0] for _, p in named],
                 y=[p[1] for _, p in named],
                 mode="text",
-                text=[_esc(uid) for uid, _ in named],
+                text=[_esc(label) for label, _ in named],
                 textposition="bottom center",
                 textfont={"size": 10, "color": "#222222"},
                 hoverinfo="skip",

@@ -36,6 +36,16 @@ from viewer.board_geometry import (
     _line_trace,
     _outline,
 )
+from viewer.board_table import (
+    TableLayout,
+    draw_table,
+    focus_table,
+    frame_table,
+    is_ring,
+    seat_of,
+    table_layout,
+    zone_axes,
+)
 from viewer.charts import timeseries_figure
 from viewer.figure_style import (
     ATTACK_COLOUR,
@@ -169,35 +179,16 @@ def _placements(view: GameView) -> tuple[dict[str, Point], dict[str, str]]:
         pts = _spread(groups)
         return pts, {u.id: _where(u) for u in units if u.id in pts}
     # zones: x = seat column, y = zone row
-    seats, zones = _zone_axes(view)
+    seats, zones = zone_axes(view)
     groups = {}
     where: dict[str, str] = {}
     for u in units:
         if u.zone is None:
             continue
-        seat = _seat_of(u)
+        seat = seat_of(u)
         groups.setdefault((float(seats.index(seat)), float(zones.index(u.zone))), []).append(u.id)
         where[u.id] = _where(u, seat)
     return _spread(groups), where
-
-
-def _seat_of(unit: UnitView) -> str:
-    seat = unit.details.get("seat")
-    return seat if isinstance(seat, str) and seat else unit.side
-
-
-def _zone_axes(view: GameView) -> tuple[list[str], list[str]]:
-    """Seat and zone names in axis order; seats / zones used by units but not listed go last."""
-    seats = list(view.board.seats) or [s.id for s in view.sides]
-    zones = list(view.board.zones)
-    for u in view.units:
-        if u.zone is None:
-            continue
-        if _seat_of(u) not in seats:
-            seats.append(_seat_of(u))
-        if u.zone not in zones:
-            zones.append(u.zone)
-    return seats, zones
 
 
 def _unit_trace(
@@ -211,6 +202,7 @@ def _unit_trace(
     *,
     out: bool,
     names: Names | None = None,
+    labels: dict[str, str] | None = None,
 ) -> go.Scatter:
     marker: dict[str, Any]
     if out:
@@ -232,7 +224,9 @@ def _unit_trace(
         mode="markers+text",
         # a unit drawn with shapes is named under them instead (its zone labels are inside);
         # hidden cards (a hand) crowd a box: they show on hover only
-        text=["" if u.private or (u.shapes and not out) else _esc(u.id) for u in units],
+        text=[
+            "" if u.private or (u.shapes and not out) else _esc(_label(u, labels)) for u in units
+        ],
         textposition="top center",
         textfont={"size": 10, "color": "#888888" if out else "#222222"},
         customdata=[u.id for u in units],
@@ -240,6 +234,16 @@ def _unit_trace(
         hovertemplate="%{hovertext}<extra></extra>",
         marker=marker,
     )
+
+
+def _label(unit: UnitView, labels: dict[str, str] | None) -> str:
+    """A unit's label on the board, in players' words: its display name (``unit_labels``:
+    numbered where several share a name, with its seat), and its damage once it has taken any,
+    as the replay viewer's board labels it (issue 21)."""
+    label = (labels or {}).get(unit.id) or unit.name or unit.id
+    if unit.damage > 0 and unit.strength > 0:
+        label += f" {unit.damage}/{unit.strength}"
+    return label
 
 
 def _draw_board(fig: go.Figure, view: GameView) -> None:
@@ -295,7 +299,7 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
             scaleratio=1,
         )
         return
-    seats, zones = _zone_axes(view)
+    seats, zones = zone_axes(view)
     for i in range(len(seats)):
         for j in range(len(zones)):
             fig.add_shape(
@@ -380,6 +384,7 @@ def _draw_highlight(
     highlight: Highlight,
     pts: dict[str, Point],
     colours: dict[str, str],
+    table: TableLayout | None = None,
 ) -> None:
     units = {u.id: u for u in view.units}
     shift = 0.5 if view.board.kind == "grid" else 0.0  # grid moves go cell centre to cell centre
@@ -427,6 +432,9 @@ def _draw_highlight(
             )
         )
         first = False
+    if table is not None:  # a card's or a stack's outline, a marker's ring
+        focus_table(fig, table, highlight.focus)
+        return
     focused = [u for u in view.units if u.id in highlight.focus and u.id in pts]
     outlined = [u for u in focused if u.shapes]  # drawn with shapes: their outline goes bold
     if outlined:
@@ -519,16 +527,23 @@ def board_height(view: GameView) -> int:
     return int(min(max(wanted, BOARD_HEIGHT), TALL_BOARD_HEIGHT))
 
 
+TABLE_WIDTH = 980  # pixels a seats-round-a-table board is laid out for (the PNG is 1000 wide)
+
+
 def board_figure(
     view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
 ) -> go.Figure:
-    """The board of one game state: units per side, out-of-play units, and the event highlight."""
+    """The board of one game state: units per side, out-of-play units, and the event highlight;
+    seats round a table (``seating == "ring"``) as the table (``viewer.board_table``)."""
     side_ids = [s.id for s in view.sides]
     side_ids += list(dict.fromkeys(u.side for u in view.units if u.side not in side_ids))
     names = {s.id: s.name for s in view.sides}
     colours = side_colours(side_ids)
-    pts, where = _placements(view)
     hover_names = view_names(view)
+    labels = unit_labels(view.units)
+    if is_ring(view):
+        return _table_figure(view, highlight, height, names, colours, hover_names)
+    pts, where = _placements(view)
 
     fig = go.Figure()
     _draw_board(fig, view)
@@ -536,7 +551,7 @@ def board_figure(
     for i, sid in enumerate(side_ids):  # shapes under every marker
         drawn = [u for u in view.units if u.side == sid and u.shapes]
         if drawn:
-            _draw_shapes(fig, i, drawn, names.get(sid, sid), colours[sid])
+            _draw_shapes(fig, i, drawn, names.get(sid, sid), colours[sid], labels)
     _draw_overlays(fig, view, {u.id: u.name for u in view.units})
     for i, sid in enumerate(side_ids):  # uids by side order: plotly.js uses them in CSS selectors
         name = names.get(sid, sid)
@@ -544,10 +559,22 @@ def board_figure(
         active = [u for u in drawn if u.status == "active"]
         out = [u for u in drawn if u.status != "active"]
         args = (pts, where, name, colours[sid])
-        fig.add_trace(_unit_trace(name, f"side{i}", active, *args, out=False, names=hover_names))
+        fig.add_trace(
+            _unit_trace(
+                name, f"side{i}", active, *args, out=False, names=hover_names, labels=labels
+            )
+        )
         if out:
             fig.add_trace(
-                _unit_trace(f"{name} (out)", f"out{i}", out, *args, out=True, names=hover_names)
+                _unit_trace(
+                    f"{name} (out)",
+                    f"out{i}",
+                    out,
+                    *args,
+                    out=True,
+                    names=hover_names,
+                    labels=labels,
+                )
             )
     if highlight is not None:
         _draw_highlight(fig, view, highlight, pts, colours)
@@ -570,11 +597,47 @@ def board_figure(
     return fig
 
 
+def _table_figure(
+    view: GameView,
+    highlight: Highlight | None,
+    height: int,
+    names: dict[str, str],
+    colours: dict[str, str],
+    hover_names: Names,
+) -> go.Figure:
+    """Seats round a table: each seat's panel with its zones, cards, face-down stacks and
+    markers (``viewer.board_table``), the current event's attacks and units drawn over it."""
+    layout: TableLayout = table_layout(view, TABLE_WIDTH, max(height - 50, 200))
+    hovers = {
+        u.id: _hover(u, names.get(u.side, u.side), layout.where[u.id], hover_names)
+        for u in view.units
+        if u.id in layout.where
+    }
+    fig = go.Figure()
+    shown_height = frame_table(fig, layout, height)
+    draw_table(fig, view, layout, colours, names, hovers)
+    if highlight is not None:
+        _draw_highlight(fig, view, highlight, layout.pts, colours, table=layout)
+    fig.update_layout(
+        title={"text": _title(view, names), "x": 0.01, "xanchor": "left"},
+        height=shown_height,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        showlegend=False,  # the panels name the sides; attack lines carry their hover
+        uirevision=BOARD_UIREVISION,
+        plot_bgcolor="white",
+        hovermode="closest",
+    )
+    return fig
+
+
 # --- static export -------------------------------------------------------------------------------
 
 
-def figure_png(fig: go.Figure, *, width: int = 1000, height: int = 600) -> bytes:
-    """PNG bytes of a figure (kaleido drives a headless Chromium)."""
+def figure_png(fig: go.Figure, *, width: int = 1000, height: int | None = None) -> bytes:
+    """PNG bytes of a figure (kaleido drives a headless Chromium), as tall as the figure is
+    drawn (600 pixels when it sets no height)."""
+    if height is None:
+        height = int(fig.layout.height or 600)
     try:
         data: object = fig.to_image(format="png", width=width, height=height)
     except Exception as err:

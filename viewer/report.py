@@ -154,7 +154,9 @@ def build_report(header: GameHeader, facts: Sequence[Fact], request: ReportReque
     before = replay(header, facts[:index])
     after = replay(header, facts[: index + 1])
     ruleset = after.ruleset
-    explanation = explain_event(before, facts, index, request.viewer)
+    explanation = explain_event(
+        before, facts, index, request.viewer, state_at=lambda n: replay(header, facts[:n])
+    )
     event = decode(before, facts[index])
     seen = ruleset.redact(event, request.viewer)
     if seen != event:  # as in the viewer: a side sees what it may of a sealed event, no more

@@ -177,6 +177,9 @@ class Timeline:
         self._name_seqs: list[int] = []
         self._name_maps: list[dict[str, tuple[str, bool, str]]] = []
         self._names_cache: dict[tuple[int, str | None], Names] = {}
+        # each order's line before names, worded on the board it was given on (a side that
+        # may read the order reads the same words)
+        self._order_lines: dict[int, str] = {}
         self.known_units: set[str] = set()
         self._learn_names(0, view)
         self._record_series(0, view)
@@ -187,6 +190,7 @@ class Timeline:
         sealed: list[tuple[int, list[SealedItem]]] = []
         for fact in self.facts:
             before = state
+            board = view  # the read model the event happens on (an order is worded on it)
             event = decode(before, fact)
             if not isinstance(event, CommandIssued):
                 items = self.ruleset.sealed_items(before.rules, event)
@@ -202,7 +206,10 @@ class Timeline:
                 self._checkpoints.append(state)
             payload = fact.payload
             self.decoded.append(event)
-            text = self.names_at(fact.seq, None).text(self._line(event))
+            line = self._line(event, board)
+            if isinstance(event, CommandIssued):
+                self._order_lines[fact.seq] = line
+            text = self.names_at(fact.seq, None).text(line)
             side = _side(payload, fact.topic)
             if fact.topic == CommandIssued.TOPIC:
                 side = payload.get("side")
@@ -376,7 +383,10 @@ class Timeline:
             return info.text + (self.names_at(seq, None).text(note) if note else "")
         if not self.ruleset.meta.hidden_information:
             return info.text
-        line = self._line(self.ruleset.redact(self.decoded[seq - 1], viewer))
+        event = self.decoded[seq - 1]
+        seen = self.ruleset.redact(event, viewer)
+        order = self._order_lines.get(seq) if seen == event else None
+        line = order if order is not None else self._line(seen)
         return self.names_at(seq, viewer).text(line + own_note(self._own(seq, viewer), seq))
 
     def _own(self, seq: int, viewer: str) -> list[Opened]:
@@ -414,10 +424,10 @@ class Timeline:
         names = self.names_at(seq, None)
         return [names.text(line) for line in lines]
 
-    def _line(self, event: DomainEvent) -> str:
-        """One log line; an order reads as a sentence (``Ruleset.describe_order``), never as
-        a raw dict or with a salt."""
-        return event_text(self.ruleset, event)
+    def _line(self, event: DomainEvent, board: GameView | None = None) -> str:
+        """One log line; an order reads as a sentence (``Ruleset.describe_order``, worded on
+        ``board``, the read model it was given on), never as a raw dict or with a salt."""
+        return event_text(self.ruleset, event, board)
 
     def next_swing(self, seq: int) -> Swing | None:
         return next((s for s in self.swings if s.seq > seq), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.engine import GameState, bot_order, bot_secret, decode
+from domain.engine import GameState, bot_order, bot_secret, decode, named_refusal
 from domain.errors import InvalidCommand, OrderConflict, WakeError
 from domain.events import CommandIssued
 from domain.scribe import table as T
@@ -143,7 +143,9 @@ def _dice(ask: Ask, say: Say, need: DiceAsk, names: dict[str, str]) -> list[int]
     return faces
 
 
-def _refusal(state: GameState, error: WakeError) -> str:
+def _refusal(state: GameState, error: WakeError, side: str | None) -> str:
+    """A refusal in words: units and sides by name (as ``side`` knows them), the rule."""
+    error = named_refusal(state, error, side)
     if error.rule:
         summary = state.ruleset.rule_summary(error.rule)
         return f"refused [{error.rule}]: {error.message}" + (f" ({summary})" if summary else "")
@@ -168,7 +170,7 @@ def _give(
             if needs.status == "ready":
                 break
             if needs.status == "refused" and needs.error is not None:
-                say("  " + _refusal(state, needs.error))
+                say("  " + _refusal(state, needs.error, side))
                 return False
             if needs.dice is not None:
                 faces += _dice(ask, say, needs.dice, names)
@@ -188,7 +190,7 @@ def _give(
         say(f"  {exc.message}")
         return False
     except WakeError as exc:
-        say("  " + _refusal(state, exc))
+        say("  " + _refusal(state, exc, side))
         return False
     ruleset = state.ruleset
     for fact in facts:
@@ -211,7 +213,7 @@ def _fill(
             return T.sealed_command(store, state, side, order, values)
         return build_command(order, values)
     except WakeError as exc:
-        say("  " + _refusal(state, exc))
+        say("  " + _refusal(state, exc, side))
         return None
 
 
@@ -277,7 +279,7 @@ def run(store: GameStore, game_id: str, ask: Ask = input, say: Say = print) -> i
                 continue
             seen = preview(state, side, command)
             if seen.status == "refused" and seen.error is not None:
-                say("  " + _refusal(state, seen.error))
+                say("  " + _refusal(state, seen.error, side))
                 continue
             if _give(store, state, side, command, ask, say):
                 given += 1

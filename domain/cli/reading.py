@@ -174,5 +174,5 @@ def explain(game: GameArg, event: int, store: StoreOpt = None) -> None:
         facts = source.facts
         _check_explainable(game, event, len(facts))
         before = source.state(event - 1)
-    for line in render.explain(before, facts, event - 1):
+    for line in render.explain(before, facts, event - 1, source.state):
         typer.echo(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
@@ -57,9 +58,15 @@ def log_line(state: GameState, fact: Fact, viewer: str | None = None) -> str:
     return f"{fact.seq:>6}{marker} {state.ruleset.describe(event)}"
 
 
-def explain(state_before: GameState, facts: list[Fact], index: int) -> list[str]:
-    """Text explanation of ``facts[index]`` (see ``domain.explain``)."""
-    return explanation_lines(explain_event(state_before, facts, index))
+def explain(
+    state_before: GameState,
+    facts: list[Fact],
+    index: int,
+    state_at: Callable[[int], GameState] | None = None,
+) -> list[str]:
+    """Text explanation of ``facts[index]`` (see ``domain.explain``; ``state_at``: the state
+    after an earlier event, for the board the order was given on)."""
+    return explanation_lines(explain_event(state_before, facts, index, state_at=state_at))
 
 
 def console() -> Console:

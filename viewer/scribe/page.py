@@ -23,7 +23,7 @@ from typing import Any
 
 import streamlit as st
 
-from domain.engine import GameState, bot_order, bot_secret, decode
+from domain.engine import GameState, bot_order, bot_secret, decode, named_refusal
 from domain.errors import OrderConflict, WakeError
 from domain.events import CommandIssued
 from domain.read_model import redact_view
@@ -289,11 +289,11 @@ def _orders(
                 else build_command(order, values)
             )
         except WakeError as exc:
-            problem = _refusal(state, exc)
+            problem = _refusal(state, exc, side)
     if command is not None:
         seen = preview(state, side, command)
         if seen.status == "refused" and seen.error is not None:
-            problem = _refusal(state, seen.error)
+            problem = _refusal(state, seen.error, side)
             command = None
         elif seen.events and not order.sealed:
             ruleset = state.ruleset
@@ -308,8 +308,10 @@ def _orders(
     return order, values
 
 
-def _refusal(state: GameState, error: WakeError) -> str:
-    """A refusal in words: the message, and the rule with its summary."""
+def _refusal(state: GameState, error: WakeError, side: str | None) -> str:
+    """A refusal in words: the message (units and sides by name, as ``side`` knows them), and
+    the rule with its summary."""
+    error = named_refusal(state, error, side)
     if error.rule:
         summary = state.ruleset.rule_summary(error.rule)
         more = f" — {summary}" if summary else ""
@@ -359,7 +361,7 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
     except WakeError as exc:
         st.session_state.pop(PENDING, None)
         chance.reset()
-        _flash("error", _refusal(state, exc))
+        _flash("error", _refusal(state, exc, pending["side"]))
         st.rerun()
     ruleset = state.ruleset
     viewer = pending.get("viewer")
@@ -388,7 +390,7 @@ def _chance(
         _store_order(store, state, pending)
         return
     if needs.status == "refused" and needs.error is not None:
-        st.error(_md(_refusal(state, needs.error)))
+        st.error(_md(_refusal(state, needs.error, pending["side"])))
         if chance.faces():
             st.button("Undo the last die", key="face|undo2", on_click=chance._drop_face)
     elif needs.status == "dice" and needs.dice is not None:

@@ -153,11 +153,11 @@ class IronOakRuleset(Ruleset[IronOakState, Any]):
     def bot_command(self, state: IronOakState, side: str | None) -> Any:
         return bot.bot_command(state, side)
 
-    def describe_order(self, command: Mapping[str, Any]) -> str:
+    def describe_order(self, command: Mapping[str, Any], before: GameView | None = None) -> str:
         """An answer to declared fire says which fire a Misfire stops and that every other
         declared fire is resolved (IO-3.3.2 D/E; issue 21 item 8); other orders as usual."""
         if command.get("type") != "respond_fire":
-            return super().describe_order(command)
+            return super().describe_order(command, before)
         misfire = command.get("misfire")
         if not isinstance(misfire, Mapping):
             return "respond to fire: no Misfire; every declared fire is resolved (IO-3.3.2E)"

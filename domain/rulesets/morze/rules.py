@@ -69,12 +69,19 @@ def _require_phase(state: MorzeState, phase: Phase, rule: str, what: str) -> Non
         )
 
 
+def _side_name(state: MorzeState, side: str | None) -> str:
+    """A side as players call it (the scenario's name), for refusals."""
+    return next((s.name for s in state.scenario.sides if s.id == side), str(side))
+
+
 def _require_active(state: MorzeState, side: str | None, rule: str) -> str:
     if side is None:
         raise InvalidCommand("this order must name the side giving it", rule=rule)
     if side != state.active:
         raise NotYourTurn(
-            f"side {side} cannot act now: side {state.active} is to {state.phase}", rule=rule
+            f"{_side_name(state, side)} cannot act now: {_side_name(state, state.active)} is to "
+            f"{state.phase}",
+            rule=rule,
         )
     return side
 
@@ -84,9 +91,13 @@ def _own_unit(state: MorzeState, side: str, unit_id: str, rule: str) -> Unit:
     if unit is None:
         raise InvalidCommand(f"there is no unit {unit_id!r}")
     if unit.side != side:
-        raise WrongSide(f"unit {unit_id} belongs to side {unit.side}, not {side}", rule=rule)
+        raise WrongSide(
+            f"{unit.name} belongs to {_side_name(state, unit.side)}, not "
+            f"{_side_name(state, side)}",
+            rule=rule,
+        )
     if unit.destroyed:
-        raise IllegalCommand(f"unit {unit_id} was destroyed and removed from play", rule="PL-6")
+        raise IllegalCommand(f"{unit.name} was destroyed and removed from play", rule="PL-6")
     return unit
 
 
@@ -97,17 +108,17 @@ def check_move(state: MorzeState, side: str | None, command: Move) -> tuple[Unit
     unit = _own_unit(state, side, command.unit, "PL-2")
     cls = state.unit_class(unit)
     if unit.moved:
-        raise IllegalCommand(f"unit {unit.id} has already moved this turn", rule="PL-2")
+        raise IllegalCommand(f"{unit.name} has already moved this turn", rule="PL-2")
     dist = distance((unit.x, unit.y), (command.x, command.y))
     if dist > cls.speed + EPSILON:
         raise IllegalCommand(
-            f"move of {dist:.2f} cm is longer than {possessive(unit.id)} speed of {cls.speed:g} cm "
-            f"({cls.speed_class}, {cls.name})",
+            f"move of {dist:.2f} cm is longer than {possessive(unit.name)} speed of "
+            f"{cls.speed:g} cm ({cls.speed_class}, {cls.name})",
             rule="PL-2",
         )
     if not state.options.partial_moves and abs(dist - cls.speed) > FULL_MOVE_TOLERANCE:
         raise IllegalCommand(
-            f"partial moves are off: {unit.id} must move exactly {cls.speed:g} cm", rule="PL-2"
+            f"partial moves are off: {unit.name} must move exactly {cls.speed:g} cm", rule="PL-2"
         )
     table = state.scenario.table
     if not (
@@ -131,21 +142,21 @@ def check_attack(
     cls = state.unit_class(attacker)
     if attacker.attacks >= state.options.attacks_per_unit:
         raise IllegalCommand(
-            f"unit {attacker.id} has already declared its attack this turn", rule="PL-3"
+            f"{attacker.name} has already declared its attack this turn", rule="PL-3"
         )
     if cls.range <= 0:
-        raise IllegalCommand(f"unit {attacker.id} ({cls.name}) has no guns", rule="PL-4")
+        raise IllegalCommand(f"{attacker.name} ({cls.name}) has no guns", rule="PL-4")
     target = state.units.get(command.target)
     if target is None:
         raise InvalidCommand(f"there is no unit {command.target!r}")
     if target.side == side:
-        raise IllegalCommand(f"{target.id} is a friendly unit", rule="PL-4")
+        raise IllegalCommand(f"{target.name} is a friendly unit", rule="PL-4")
     if target.destroyed:
-        raise IllegalCommand(f"unit {target.id} was destroyed and removed", rule="PL-6")
+        raise IllegalCommand(f"{target.name} was destroyed and removed", rule="PL-6")
     dist = distance((attacker.x, attacker.y), (target.x, target.y))
     if dist > cls.range + EPSILON:
         raise IllegalCommand(
-            f"{target.id} is {dist:.2f} cm away, out of {possessive(attacker.id)} range of "
+            f"{target.name} is {dist:.2f} cm away, out of {possessive(attacker.name)} range of "
             f"{cls.range:g} cm ({cls.name})",
             rule="PL-4a",
         )
@@ -258,7 +269,10 @@ def _reroll_faces_missing(state: MorzeState, ties: list[DomainEvent], drawn: int
         if isinstance(e, DiceRolled) and e.opposed_by is not None
     )
     missing = 2 - drawn
-    which = f"one for each side, {possessive(a)} first" if missing == 2 else f"{possessive(b)}"
+    a_name, b_name = _side_name(state, a), _side_name(state, b)
+    which = (
+        f"one for each side, {possessive(a_name)} first" if missing == 2 else possessive(b_name)
+    )
     entered = 2 * len(ties) + drawn
     return DiceMismatch(
         f"the initiative roll tied {tied}, and a tie is re-rolled: enter {missing} more d10 "
