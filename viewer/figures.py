@@ -531,7 +531,11 @@ TABLE_WIDTH = 980  # pixels a seats-round-a-table board is laid out for (the PNG
 
 
 def board_figure(
-    view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
+    view: GameView,
+    highlight: Highlight | None = None,
+    *,
+    height: int = BOARD_HEIGHT,
+    validate: bool = True,
 ) -> go.Figure:
     """The board of one game state: units per side, out-of-play units, and the event highlight;
     seats round a table (``seating == "ring"``) as the table (``viewer.board_table``)."""
@@ -542,10 +546,10 @@ def board_figure(
     hover_names = view_names(view)
     labels = unit_labels(view.units)
     if is_ring(view):
-        return _table_figure(view, highlight, height, names, colours, hover_names)
+        return _table_figure(view, highlight, height, names, colours, hover_names, validate)
     pts, where = _placements(view)
 
-    fig = go.Figure()
+    fig = go.Figure(_validate=validate)
     _draw_board(fig, view)
     _draw_features(fig, view)
     for i, sid in enumerate(side_ids):  # shapes under every marker
@@ -604,6 +608,7 @@ def _table_figure(
     names: dict[str, str],
     colours: dict[str, str],
     hover_names: Names,
+    validate: bool = True,
 ) -> go.Figure:
     """Seats round a table: each seat's panel with its zones, cards, face-down stacks and
     markers (``viewer.board_table``), the current event's attacks and units drawn over it."""
@@ -613,7 +618,7 @@ def _table_figure(
         for u in view.units
         if u.id in layout.where
     }
-    fig = go.Figure()
+    fig = go.Figure(_validate=validate)
     shown_height = frame_table(fig, layout, height)
     draw_table(fig, view, layout, colours, names, hovers)
     if highlight is not None:
@@ -628,6 +633,16 @@ def _table_figure(
         hovermode="closest",
     )
     return fig
+
+
+def board_json(
+    view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
+) -> str:
+    """:func:`board_figure` as plotly JSON, built without plotly's per-property validation:
+    the same JSON (``tests/test_board_json.py``) at half the server's time, which a hosted
+    table pays for every view at every event (issue 20's load: the board was half of it)."""
+    fig = board_figure(view, highlight, height=height, validate=False)
+    return str(fig.to_json(validate=False))
 
 
 # --- static export -------------------------------------------------------------------------------
@@ -659,6 +674,7 @@ __all__ = [  # with what the viewer's other modules import from here
     "_outline",
     "board_figure",
     "board_height",
+    "board_json",
     "figure_png",
     "side_colours",
     "timeseries_figure",

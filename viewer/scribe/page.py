@@ -33,7 +33,7 @@ from domain.scribe.probe import preview, probe
 from domain.store import GameStore
 from domain.words import Names
 from viewer.board_input import as_click, board_input
-from viewer.figures import board_figure, board_height, view_names
+from viewer.figures import board_height, board_json, view_names
 from viewer.safe_text import escape_markdown as _md
 from viewer.scribe import chance, fields
 from viewer.scribe.board import (
@@ -473,7 +473,7 @@ def _board(
     if order is None:  # the position as it stands: the same for every page of this view
         figure = _plain_board(state.header.game_id, state.seq, viewer or "", view)
     else:
-        figure = board_figure(shown, highlight, height=board_height(shown)).to_json()
+        figure = board_json(shown, highlight, height=board_height(shown))
     board_input(
         figure,
         key="sc_board",
@@ -488,7 +488,7 @@ def _board(
 def _plain_board(game_id: str, seq: int, viewer: str, _view: Any) -> str:
     """The board of a position for one view, drawn once however many pages watch it (every
     device at a table redraws when an order lands)."""
-    return str(board_figure(_view, None, height=board_height(_view)).to_json())
+    return board_json(_view, None, height=board_height(_view))
 
 
 def _words(state: GameState, viewer: str | None) -> Names:
