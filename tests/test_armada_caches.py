@@ -303,3 +303,81 @@ def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
         keyed = pool_roll(SeededDice(n), pool=pool, score=score, score_key=("t", crits), **args)
         fresh = pool_roll(SeededDice(n), pool=pool, score=score, **args)
         assert keyed == fresh
+
+
+def _reference_trace(
+    start: Any,
+    end: Any,
+    *,
+    defender: Any = None,
+    defending_zone: Any = None,
+    obstacles: Any = None,
+    ships: Any = None,
+    hidden: Any = (),
+) -> Any:
+    """Line of sight as ``sight.trace`` computed it before the bounding-box reject: every
+    obstacle and ship base handed to shapely, the line always cut by the hidden tokens."""
+    from domain.rulesets.armada.geometry import crossed, shrink
+    from domain.rulesets.armada.sight import Sight
+
+    line = LineString([start, end])
+    blocked: tuple[Any, ...] = ()
+    if defender is not None:
+        others = [z for z in ZONES if z != defending_zone]
+        hits = crossed(line, [defender.zone_interiors[z] for z in others])
+        blocked = tuple(z for z, hit in zip(others, hits, strict=True) if hit)
+    visible = line
+    for shape in hidden:
+        visible = visible.difference(shape)
+    names: list[str] = []
+    shapes: list[Any] = []
+    for group in (obstacles or {}, ships or {}):
+        for name in sorted(group):
+            names.append(name)
+            shapes.append(shrink(group[name]))
+    obstructed: tuple[str, ...] = ()
+    if not visible.is_empty:
+        hits = crossed(visible, shapes)
+        obstructed = tuple(n for n, hit in zip(names, hits, strict=True) if hit)
+    return Sight(line, blocked, obstructed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sight_with_bounding_box_rejects_equals_shapely_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sight.trace`` and ``sight.obstructed_between`` leave out the shapes whose bounding box
+    is apart from the line's: every line of sight measured in the states of a game (attacks
+    and engagements) blocks and is obstructed as with every shape handed to shapely."""
+    from domain.rulesets.armada import attack_inputs, squadron_phase
+
+    def reference_obstructed(start: Any, end: Any, **kwargs: Any) -> bool:
+        return bool(_reference_trace(start, end, **kwargs).obstructed)
+
+    obstructed = 0
+    for state in _states(seed)[::6]:
+        for unit in _units(state):
+            mine = (state.ships.get(unit) or state.squadrons[unit]).side
+            for zone in _zones(state, unit):
+                for target in _units(state):
+                    if (state.ships.get(target) or state.squadrons[target]).side == mine:
+                        continue
+                    for dzone in defending_zones(state, target):
+                        fast = _measure(state, unit, zone, target, dzone, False)
+                        with monkeypatch.context() as m:
+                            m.setattr(attack_inputs, "trace", _reference_trace)
+                            ref = _measure(state, unit, zone, target, dzone, False)
+                        assert fast.geometry == ref.geometry
+                        if ref.sight is not None:
+                            assert fast.sight is not None
+                            assert fast.sight.blocked_by == ref.sight.blocked_by
+                            assert fast.sight.obstructed_by == ref.sight.obstructed_by
+                            assert fast.sight.line.equals(ref.sight.line)
+                            obstructed += ref.sight.obstructed
+        for squadron in state.squadrons.values():
+            if squadron.in_play:
+                fresh = _engaged_with(state, squadron.id)
+                with monkeypatch.context() as m:
+                    m.setattr(squadron_phase, "obstructed_between", reference_obstructed)
+                    assert fresh == _engaged_with(state, squadron.id)
+    assert obstructed > 0  # some lines were obstructed: the test saw the reject keep a shape
