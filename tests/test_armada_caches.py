@@ -381,3 +381,36 @@ def test_sight_with_bounding_box_rejects_equals_shapely_alone(
                     m.setattr(squadron_phase, "obstructed_between", reference_obstructed)
                     assert fresh == _engaged_with(state, squadron.id)
     assert obstructed > 0  # some lines were obstructed: the test saw the reject keep a shape
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scored_courses_equal_the_pose_by_pose_score(seed: int) -> None:
+    """The bot's maneuver search scores its courses without a ``Pose`` per course
+    (``bot._scored_courses``): for every ship in play in the states of a game, at every speed
+    0–4, every course and side scores as ``_course_score`` scores ``quick_final``'s pose, and
+    the pose's numbers are that pose's."""
+    from domain.rulesets.armada.maneuver import courses, yaw_limits
+    from domain.rulesets.armada.maneuvering import Mover
+
+    scored = 0
+    for state in _states(seed)[::3]:
+        for ship in state.ships.values():
+            if not ship.in_play or ship.x is None:
+                continue
+            card = state.card(ship.id)
+            mover = Mover(state, ship.id)
+            nearest = bot.nearest_enemy(state, ship)
+            options = [
+                (speed, course, side)
+                for speed in range(card.max_speed + 1)
+                for course in courses(yaw_limits(card, speed))
+                for side in (("right", "left") if course else ("right",))
+            ]
+            fast = bot._scored_courses(state, mover, options, nearest)  # type: ignore[arg-type]
+            for (speed, course, side), got in zip(options, fast, strict=True):
+                pose = bot.quick_final(mover.start, mover.size, mover.tool, course, side)  # type: ignore[arg-type]
+                value = bot._course_score(state, ship, pose, mover.size, speed, nearest)
+                value -= 3.0 if speed == 0 else 0.0
+                assert got == (value, speed, course, side, pose.x, pose.y, pose.heading)
+                scored += 1
+    assert scored > 1000
