@@ -414,3 +414,50 @@ def test_scored_courses_equal_the_pose_by_pose_score(seed: int) -> None:
                 assert got == (value, speed, course, side, pose.x, pose.y, pose.heading)
                 scored += 1
     assert scored > 1000
+
+
+def _reference_plausible(state: ArmadaState, unit: str, zone: Any, defender: str) -> bool:
+    """``integration._plausible_here`` before its centre-distance bound: shapely's distance
+    between the bases, then the arc."""
+    from domain.rulesets.armada.arcs import distance_between, in_arc
+
+    placed = state.placed(unit)
+    target = state.placed(defender).base if defender in state.ships else state.disc(defender)
+    if distance_between(placed.base, target) > state.data.geometry.range_bands.long + 1.0:
+        return False
+    return in_arc(placed, zone, target)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_plausible_bound_agrees_with_the_shapely_distance(seed: int) -> None:
+    """The legal-attack pre-check's centre-distance bound never calls a target out of reach
+    that shapely's distance keeps: every ship zone against every enemy in the states of a
+    game gets the same answer with and without the bound."""
+    for state in _states(seed)[::2]:
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            for target in integration._enemies(state, ship.id):
+                for zone in ZONES:
+                    assert integration._plausible_here(
+                        state, ship.id, zone, target
+                    ) == _reference_plausible(state, ship.id, zone, target)
+
+
+def test_pools_at_range_are_the_pools_built_fresh() -> None:
+    """``DicePool.at_range`` hands out one shared pool per dice and band: equal to the pool
+    built from the armament's dice, for every armament and band."""
+    from domain.rulesets.armada.data import DicePool
+
+    for red in range(4):
+        for blue in range(4):
+            for black in range(4):
+                pool = DicePool(red=red, blue=blue, black=black)
+                for band in ("close", "medium", "long"):
+                    fresh = DicePool(
+                        red=red,
+                        blue=blue if band in ("close", "medium") else 0,
+                        black=black if band == "close" else 0,
+                    )
+                    assert pool.at_range(band) == fresh  # type: ignore[arg-type]
+                    assert pool.at_range(band) is pool.at_range(band)  # type: ignore[arg-type]
