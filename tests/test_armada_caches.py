@@ -18,6 +18,7 @@ import random
 import uuid
 from collections import Counter
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -461,3 +462,22 @@ def test_pools_at_range_are_the_pools_built_fresh() -> None:
                     )
                     assert pool.at_range(band) == fresh  # type: ignore[arg-type]
                     assert pool.at_range(band) is pool.at_range(band)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_positions_remembered_for_the_last_state_equal_fresh_ones(seed: int) -> None:
+    """``geocache.positions`` keeps the last state's answer: asked about the states of a game
+    in turn, and about an earlier state again, it answers as when nothing is kept."""
+    from domain.rulesets.armada import geocache
+
+    def fresh(state: ArmadaState) -> tuple[int, int, int]:
+        geocache._set_last((None, (0, 0, 0)))
+        return geocache.positions(state)
+
+    states = _states(seed)
+    for before, state in pairwise(states):
+        kept = geocache.positions(state)
+        assert geocache.positions(state) is kept
+        assert kept == fresh(state)
+        assert geocache.positions(before) == fresh(before)
+        assert geocache.positions(state) == kept
