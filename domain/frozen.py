@@ -19,6 +19,11 @@ M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
 
 
+_FIELDS: dict[type[BaseModel], tuple[frozenset[str], bool]] = {}
+"""Per model class: its field names and whether it is frozen (a plain dict look-up is cheaper
+than the ``cache`` wrapper's on every call)."""
+
+
 @cache
 def _fields(cls: type[BaseModel]) -> frozenset[str]:
     return frozenset(cls.model_fields)
@@ -32,16 +37,26 @@ def changed(model: M, /, **update: Any) -> M:
         TypeError: a name in ``update`` is not a field of the model.
     """
     cls = type(model)
-    if not update.keys() <= _fields(cls):
-        unknown = ", ".join(sorted(update.keys() - _fields(cls)))
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = (_fields(cls), bool(cls.model_config.get("frozen")))
+    fields, frozen = found
+    keys = update.keys()
+    if not keys <= fields:
+        unknown = ", ".join(sorted(keys - fields))
         raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
     if model.__pydantic_extra__ or model.__pydantic_private__:
         return model.model_copy(update=update)  # rare models with extra or private data
     new = cls.__new__(cls)
     values = model.__dict__.copy()
     values.update(update)
+    fields_set = model.__pydantic_fields_set__
+    if not (frozen and keys <= fields_set):
+        fields_set = fields_set | keys
     _set(new, "__dict__", values)
     _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    # a frozen model's set is never changed in place (no assignment): shared when it would not
+    # change, a new set otherwise
+    _set(new, "__pydantic_fields_set__", fields_set)
     _set(new, "__pydantic_private__", None)
     return new

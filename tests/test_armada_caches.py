@@ -18,6 +18,7 @@ import random
 import uuid
 from collections import Counter
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -303,3 +304,180 @@ def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
         keyed = pool_roll(SeededDice(n), pool=pool, score=score, score_key=("t", crits), **args)
         fresh = pool_roll(SeededDice(n), pool=pool, score=score, **args)
         assert keyed == fresh
+
+
+def _reference_trace(
+    start: Any,
+    end: Any,
+    *,
+    defender: Any = None,
+    defending_zone: Any = None,
+    obstacles: Any = None,
+    ships: Any = None,
+    hidden: Any = (),
+) -> Any:
+    """Line of sight as ``sight.trace`` computed it before the bounding-box reject: every
+    obstacle and ship base handed to shapely, the line always cut by the hidden tokens."""
+    from domain.rulesets.armada.geometry import crossed, shrink
+    from domain.rulesets.armada.sight import Sight
+
+    line = LineString([start, end])
+    blocked: tuple[Any, ...] = ()
+    if defender is not None:
+        others = [z for z in ZONES if z != defending_zone]
+        hits = crossed(line, [defender.zone_interiors[z] for z in others])
+        blocked = tuple(z for z, hit in zip(others, hits, strict=True) if hit)
+    visible = line
+    for shape in hidden:
+        visible = visible.difference(shape)
+    names: list[str] = []
+    shapes: list[Any] = []
+    for group in (obstacles or {}, ships or {}):
+        for name in sorted(group):
+            names.append(name)
+            shapes.append(shrink(group[name]))
+    obstructed: tuple[str, ...] = ()
+    if not visible.is_empty:
+        hits = crossed(visible, shapes)
+        obstructed = tuple(n for n, hit in zip(names, hits, strict=True) if hit)
+    return Sight(line, blocked, obstructed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sight_with_bounding_box_rejects_equals_shapely_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sight.trace`` and ``sight.obstructed_between`` leave out the shapes whose bounding box
+    is apart from the line's: every line of sight measured in the states of a game (attacks
+    and engagements) blocks and is obstructed as with every shape handed to shapely."""
+    from domain.rulesets.armada import attack_inputs, squadron_phase
+
+    def reference_obstructed(start: Any, end: Any, **kwargs: Any) -> bool:
+        return bool(_reference_trace(start, end, **kwargs).obstructed)
+
+    obstructed = 0
+    for state in _states(seed)[::6]:
+        for unit in _units(state):
+            mine = (state.ships.get(unit) or state.squadrons[unit]).side
+            for zone in _zones(state, unit):
+                for target in _units(state):
+                    if (state.ships.get(target) or state.squadrons[target]).side == mine:
+                        continue
+                    for dzone in defending_zones(state, target):
+                        fast = _measure(state, unit, zone, target, dzone, False)
+                        with monkeypatch.context() as m:
+                            m.setattr(attack_inputs, "trace", _reference_trace)
+                            ref = _measure(state, unit, zone, target, dzone, False)
+                        assert fast.geometry == ref.geometry
+                        if ref.sight is not None:
+                            assert fast.sight is not None
+                            assert fast.sight.blocked_by == ref.sight.blocked_by
+                            assert fast.sight.obstructed_by == ref.sight.obstructed_by
+                            assert fast.sight.line.equals(ref.sight.line)
+                            obstructed += ref.sight.obstructed
+        for squadron in state.squadrons.values():
+            if squadron.in_play:
+                fresh = _engaged_with(state, squadron.id)
+                with monkeypatch.context() as m:
+                    m.setattr(squadron_phase, "obstructed_between", reference_obstructed)
+                    assert fresh == _engaged_with(state, squadron.id)
+    assert obstructed > 0  # some lines were obstructed: the test saw the reject keep a shape
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scored_courses_equal_the_pose_by_pose_score(seed: int) -> None:
+    """The bot's maneuver search scores its courses without a ``Pose`` per course
+    (``bot._scored_courses``): for every ship in play in the states of a game, at every speed
+    0–4, every course and side scores as ``_course_score`` scores ``quick_final``'s pose, and
+    the pose's numbers are that pose's."""
+    from domain.rulesets.armada.maneuver import courses, yaw_limits
+    from domain.rulesets.armada.maneuvering import Mover
+
+    scored = 0
+    for state in _states(seed)[::3]:
+        for ship in state.ships.values():
+            if not ship.in_play or ship.x is None:
+                continue
+            card = state.card(ship.id)
+            mover = Mover(state, ship.id)
+            nearest = bot.nearest_enemy(state, ship)
+            options = [
+                (speed, course, side)
+                for speed in range(card.max_speed + 1)
+                for course in courses(yaw_limits(card, speed))
+                for side in (("right", "left") if course else ("right",))
+            ]
+            fast = bot._scored_courses(state, mover, options, nearest)  # type: ignore[arg-type]
+            for (speed, course, side), got in zip(options, fast, strict=True):
+                pose = bot.quick_final(mover.start, mover.size, mover.tool, course, side)  # type: ignore[arg-type]
+                value = bot._course_score(state, ship, pose, mover.size, speed, nearest)
+                value -= 3.0 if speed == 0 else 0.0
+                assert got == (value, speed, course, side, pose.x, pose.y, pose.heading)
+                scored += 1
+    assert scored > 1000
+
+
+def _reference_plausible(state: ArmadaState, unit: str, zone: Any, defender: str) -> bool:
+    """``integration._plausible_here`` before its centre-distance bound: shapely's distance
+    between the bases, then the arc."""
+    from domain.rulesets.armada.arcs import distance_between, in_arc
+
+    placed = state.placed(unit)
+    target = state.placed(defender).base if defender in state.ships else state.disc(defender)
+    if distance_between(placed.base, target) > state.data.geometry.range_bands.long + 1.0:
+        return False
+    return in_arc(placed, zone, target)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_plausible_bound_agrees_with_the_shapely_distance(seed: int) -> None:
+    """The legal-attack pre-check's centre-distance bound never calls a target out of reach
+    that shapely's distance keeps: every ship zone against every enemy in the states of a
+    game gets the same answer with and without the bound."""
+    for state in _states(seed)[::2]:
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            for target in integration._enemies(state, ship.id):
+                for zone in ZONES:
+                    assert integration._plausible_here(
+                        state, ship.id, zone, target
+                    ) == _reference_plausible(state, ship.id, zone, target)
+
+
+def test_pools_at_range_are_the_pools_built_fresh() -> None:
+    """``DicePool.at_range`` hands out one shared pool per dice and band: equal to the pool
+    built from the armament's dice, for every armament and band."""
+    from domain.rulesets.armada.data import DicePool
+
+    for red in range(4):
+        for blue in range(4):
+            for black in range(4):
+                pool = DicePool(red=red, blue=blue, black=black)
+                for band in ("close", "medium", "long"):
+                    fresh = DicePool(
+                        red=red,
+                        blue=blue if band in ("close", "medium") else 0,
+                        black=black if band == "close" else 0,
+                    )
+                    assert pool.at_range(band) == fresh  # type: ignore[arg-type]
+                    assert pool.at_range(band) is pool.at_range(band)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_positions_remembered_for_the_last_state_equal_fresh_ones(seed: int) -> None:
+    """``geocache.positions`` keeps the last state's answer: asked about the states of a game
+    in turn, and about an earlier state again, it answers as when nothing is kept."""
+    from domain.rulesets.armada import geocache
+
+    def fresh(state: ArmadaState) -> tuple[int, int, int]:
+        geocache._set_last((None, (0, 0, 0)))
+        return geocache.positions(state)
+
+    states = _states(seed)
+    for before, state in pairwise(states):
+        kept = geocache.positions(state)
+        assert geocache.positions(state) is kept
+        assert kept == fresh(state)
+        assert geocache.positions(before) == fresh(before)
+        assert geocache.positions(state) == kept

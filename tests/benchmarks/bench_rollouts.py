@@ -11,7 +11,8 @@ against a baseline in the same run, and the speed-up of 1 → 2 local Dask worke
   worker processes (rollouts are independent, so the ideal is 2).
 
 Run: ``python -m tests.benchmarks.bench_rollouts [--games N] [--rounds R] [--baseline REV]
-[--ruleset ID ...] [--workers-games N|0]`` (``make bench``).
+[--baseline-fast] [--ruleset ID ...] [--workers-games N|0]`` (``make bench``);
+``--baseline-fast`` measures the baseline's own fast path (a speed-up of the fast path itself).
 """
 
 from __future__ import annotations
@@ -99,9 +100,15 @@ def run_child(tree: Path, ruleset: str, first: int, games: int, fast: bool) -> d
 
 
 def games_per_cpu_second(
-    baseline: Path, games: int, rounds: int, rulesets: list[str] | None = None
+    baseline: Path,
+    games: int,
+    rounds: int,
+    rulesets: list[str] | None = None,
+    baseline_fast: bool = False,
 ) -> None:
-    print(f"bot games per CPU-second ({games} games a round, {rounds} interleaved rounds)")
+    path = "fast path" if baseline_fast else "recorded path"
+    print(f"bot games per CPU-second ({games} games a round, {rounds} interleaved rounds, ")
+    print(f"baseline on its {path})")
     print(f"{'ruleset':10} {'baseline':>9} {'now':>9} {'ratio':>7}  same results")
     for ruleset in rulesets or SCENARIOS:
         before: list[float] = []
@@ -109,7 +116,7 @@ def games_per_cpu_second(
         same = True
         for r in range(rounds):
             first = 1 + r * games
-            old = run_child(baseline, ruleset, first, games, fast=False)
+            old = run_child(baseline, ruleset, first, games, fast=baseline_fast)
             new = run_child(ROOT, ruleset, first, games, fast=True)
             same = same and old["results"] == new["results"]
             before.append(games / old["cpu"])
@@ -144,10 +151,17 @@ def main() -> None:
     parser.add_argument("--baseline", default="main")
     parser.add_argument("--workers-games", type=int, default=60, help="0: skip the Dask part")
     parser.add_argument(
+        "--baseline-fast",
+        action="store_true",
+        help="the baseline's own fast path (domain.fastplay) instead of its recorded path",
+    )
+    parser.add_argument(
         "--ruleset", action="append", choices=sorted(SCENARIOS), help="only these (repeatable)"
     )
     args = parser.parse_args()
-    games_per_cpu_second(baseline_tree(args.baseline), args.games, args.rounds, args.ruleset)
+    games_per_cpu_second(
+        baseline_tree(args.baseline), args.games, args.rounds, args.ruleset, args.baseline_fast
+    )
     if args.workers_games:
         worker_speedup(args.workers_games)
 

@@ -66,7 +66,14 @@ from domain.rulesets.armada.damage import (
 from domain.rulesets.armada.damage import face_up_effects as dmg_face_up
 from domain.rulesets.armada.damage_dealing import face_up_effects
 from domain.rulesets.armada.data import ManeuverTool, Size
-from domain.rulesets.armada.geometry import ZONES, Disc, Pose
+from domain.rulesets.armada.geometry import (
+    HEADING_DECIMALS,
+    POSE_DECIMALS,
+    ZONES,
+    Disc,
+    Pose,
+    _cos_sin,
+)
 from domain.rulesets.armada.maneuver import Side, courses, yaw_limits
 from domain.rulesets.armada.maneuvering import TOUCH, Mover, room_beside
 from domain.rulesets.armada.obstacles import bot_choice, obstacle_shapes
@@ -480,17 +487,22 @@ def _margin(pose: Pose, size: Size, width: float, height: float) -> float:
 
 def _clearance(pose: Pose, width: float, height: float) -> float:
     """How far the ship's centre may go straight ahead before leaving the play area."""
-    rad = math.radians(pose.heading)
+    return _clearance_at(pose.x, pose.y, pose.heading, width, height)
+
+
+def _clearance_at(x: float, y: float, heading: float, width: float, height: float) -> float:
+    """:func:`_clearance` of the pose ``(x, y, heading)``."""
+    rad = math.radians(heading)
     ux, uy = math.sin(rad), math.cos(rad)
     limits = []
     if ux > 1e-9:
-        limits.append((width - pose.x) / ux)
+        limits.append((width - x) / ux)
     if ux < -1e-9:
-        limits.append(-pose.x / ux)
+        limits.append(-x / ux)
     if uy > 1e-9:
-        limits.append((height - pose.y) / uy)
+        limits.append((height - y) / uy)
     if uy < -1e-9:
-        limits.append(-pose.y / uy)
+        limits.append(-y / uy)
     return min(limits) if limits else math.inf
 
 
@@ -524,6 +536,69 @@ def _course_score(
     return score
 
 
+def _scored_courses(
+    state: ArmadaState,
+    mover: Mover,
+    options: Sequence[tuple[int, tuple[int, ...], Side]],
+    nearest: tuple[ShipState | None, float],
+) -> list[tuple[float, int, tuple[int, ...], Side, float, float, float]]:
+    """Each option's ``(value, speed, course, side, x, y, heading)``: the value
+    :func:`_course_score` gives :func:`quick_final`'s pose, less 3 at speed 0, and that pose's
+    numbers. The same arithmetic in the same order, without a :class:`Pose` object per course
+    (the bot scores some fifty courses a maneuver; a test keeps the two in step)."""
+    geometry = state.data.geometry
+    area, tool, size = geometry.play_area, mover.tool, mover.size
+    width, height = area.width, area.height
+    start = mover.start
+    a, b, d, e, xoff, yoff = start._matrix
+    start_heading = start.heading
+    hw, hh = size.width / 2, size.length / 2
+    corners = ((-hw, -hh), (-hw, hh), (hw, -hh), (hw, hh))
+    segment = tool.first_segment + tool.part_segment
+    enemy = nearest[0]
+    isfinite, dist, atan2, degrees = math.isfinite, math.dist, math.atan2, math.degrees
+    found: list[tuple[float, int, tuple[int, ...], Side, float, float, float]] = []
+    for speed, course, side in options:
+        local, turn = _course_offset(
+            size.width,
+            size.length,
+            tool.width,
+            tool.first_segment,
+            tool.part_segment,
+            tool.click_degrees,
+            course,
+            side,
+        )
+        lx, ly = local
+        wx, wy, wh = a * lx + b * ly + xoff, d * lx + e * ly + yoff, start_heading + turn
+        if not (isfinite(wx) and isfinite(wy) and isfinite(wh)):
+            quick_final(start, size, tool, course, side)  # raises as it always did
+        # Pose(wx, wy, wh).rounded(): the heading folded into [0, 360) at each Pose made
+        x, y = round(wx, POSE_DECIMALS), round(wy, POSE_DECIMALS)
+        heading = round(wh % 360.0, HEADING_DECIMALS) % 360.0 % 360.0
+        # _margin: the base's corners on the play area (Pose.to_world's arithmetic)
+        cos, sin = _cos_sin(heading)
+        pa, pb, pd, pe = cos, sin, -sin, cos
+        xs = [pa * cx + pb * cy + x for cx, cy in corners]
+        ys = [pd * cx + pe * cy + y for cx, cy in corners]
+        margin = min(min(xs), min(ys), width - max(xs), height - max(ys))
+        if margin < 0:
+            value = -1e9
+        else:
+            value = -max(0.0, EDGE_MARGIN * 3 - margin) * 2.0
+            next_move = max(1, speed) * segment + size.length / 2
+            room = _clearance_at(x, y, heading, width, height)
+            value -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
+            if enemy is not None:
+                ex, ey = enemy.position
+                gap = dist((x, y), (ex, ey))
+                bearing = degrees(atan2(ex - x, ey - y)) % 360.0
+                off = abs((bearing - heading + 180.0) % 360.0 - 180.0)
+                value -= abs(gap - WANTED) + off * 0.8
+        found.append((value - (3.0 if speed == 0 else 0.0), speed, course, side, x, y, heading))
+    return found
+
+
 def _penalty(
     state: ArmadaState, ship: ShipState, mover: Mover, pose: Pose, hazards: list[Any]
 ) -> float:
@@ -552,27 +627,24 @@ def _maneuver(state: ArmadaState, ship: ShipState) -> Maneuver:
     speeds = [
         s for s in range(ship.speed - steps, ship.speed + steps + 1) if 0 <= s <= card.max_speed
     ]
-    ranked: list[tuple[float, int, tuple[int, ...], Side, Pose]] = []
     effects = face_up_effects(state, ship.id)
     nearest = nearest_enemy(state, ship)  # the same for every course scored
+    options: list[tuple[int, tuple[int, ...], Side]] = []
     for speed in speeds:
         for course in courses(damaged_yaw_limits(yaw_limits(card, speed), effects)):
             for side in ("right", "left") if course else ("right",):
                 tool_side: Side = "right" if side == "right" else "left"
-                pose = quick_final(mover.start, mover.size, mover.tool, course, tool_side)
-                value = _course_score(state, ship, pose, mover.size, speed, nearest) - (
-                    3.0 if speed == 0 else 0.0
-                )
-                ranked.append((value, speed, course, tool_side, pose))
+                options.append((speed, tuple(course), tool_side))
+    ranked = _scored_courses(state, mover, options, nearest)
     ranked.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
     best: tuple[float, int, tuple[int, ...], Side] | None = None
-    for value, speed, course, side, pose in ranked:
+    for value, speed, course, side, x, y, heading in ranked:
         if best is not None and value <= best[0]:
             break  # penalties only lower a value: nothing further down can win
         other: Side = "left" if side == "right" else "right"
         if course and mover.overlaps_tool(course, side) and not mover.overlaps_tool(course, other):
             continue
-        total = value - _penalty(state, ship, mover, pose, hazards)
+        total = value - _penalty(state, ship, mover, Pose(x, y, heading), hazards)
         if best is None or total > best[0]:
             best = (total, speed, course, side)
     assert best is not None, "speed 0 is always a legal maneuver"

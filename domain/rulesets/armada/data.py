@@ -100,6 +100,10 @@ def _unique(what: str, ids: list[str]) -> None:
 # --------------------------------------------------------------------------- dice
 
 
+_AT_RANGE: dict[tuple[int, int, int, str], DicePool] = {}
+"""``DicePool.at_range``'s pools by dice and band (a few dozen in all)."""
+
+
 class DicePool(_Model):
     """Dice of each colour in an armament (SWA-DICE; SWA-ATK 2)."""
 
@@ -123,12 +127,16 @@ class DicePool(_Model):
 
     def at_range(self, band: RangeBand) -> DicePool:
         """The dice legal at ``band``: red at close–long, blue at close–medium, black at close
-        only (SWA-ATK 2)."""
-        return DicePool(
-            red=self.red,
-            blue=self.blue if band in ("close", "medium") else 0,
-            black=self.black if band == "close" else 0,
-        )
+        only (SWA-ATK 2). One pool per dice and band (a frozen model, so shared)."""
+        key = (self.red, self.blue, self.black, band)
+        found = _AT_RANGE.get(key)
+        if found is None:
+            found = _AT_RANGE[key] = DicePool(
+                red=self.red,
+                blue=self.blue if band in ("close", "medium") else 0,
+                black=self.black if band == "close" else 0,
+            )
+        return found
 
     def dice(self) -> tuple[CustomDie, ...]:
         """The custom dice of :mod:`domain.dice`, red first, then blue, then black."""

@@ -76,9 +76,14 @@ def positions(state: ArmadaState) -> tuple[int, int, int]:
     """Where everything stands: the ships in play, the squadrons in play (with their sides)
     and the obstacles, as three tokens. A coarse key (any unit moving changes it) that costs
     three look-ups by identity: the first memo level before a question's own key. A unit out
-    of play is not in it: a question about one adds the unit's own key (:func:`unit_key`)."""
+    of play is not in it: a question about one adds the unit's own key (:func:`unit_key`).
+    The last state asked about is remembered with its answer (the same state is asked again
+    and again between two events: every engagement, every measurement)."""
+    last = _LAST
+    if last[0] is state:
+        return last[1]
     squadrons = state.squadrons
-    return (
+    found = (
         ships_in_play(state),
         _by_identity(
             squadrons,
@@ -87,6 +92,18 @@ def positions(state: ArmadaState) -> tuple[int, int, int]:
         ),
         obstacles_key(state),
     )
+    _set_last((state, found))
+    return found
+
+
+_LAST: tuple[object, tuple[int, int, int]] = (None, (0, 0, 0))
+"""The last state :func:`positions` answered and its answer, as one tuple (replaced whole, so
+a thread never reads one state's answer for another)."""
+
+
+def _set_last(entry: tuple[object, tuple[int, int, int]]) -> None:
+    global _LAST
+    _LAST = entry
 
 
 # A key part is built once per state part, not once per question. The game state never changes

@@ -320,7 +320,7 @@ def place_obstacle(shape: ObstacleShape, pose: Pose, flipped: bool = False) -> A
 # --------------------------------------------------------------------------- shared predicates
 
 
-_SHRUNK: dict[int, tuple[Any, Any]] = {}
+_SHRUNK: dict[int, tuple[Any, Any, tuple[float, float, float, float]]] = {}
 _SHRUNK_LIMIT = 4096
 
 
@@ -328,14 +328,21 @@ def shrink(polygon: Any) -> Any:
     """``polygon`` shrunk by :data:`TOLERANCE` (its interior, give or take floating noise).
     Remembered per polygon object (the same obstacle or base is tested again and again); the
     polygon is kept with its result, so an id is never reused while remembered."""
+    return shrunk_with_bounds(polygon)[0]
+
+
+def shrunk_with_bounds(polygon: Any) -> tuple[Any, tuple[float, float, float, float]]:
+    """:func:`shrink`'s polygon and its bounding box ``(minx, miny, maxx, maxy)``, remembered
+    together."""
     found = _SHRUNK.get(id(polygon))
     if found is not None and found[0] is polygon:
-        return found[1]
+        return found[1], found[2]
     if len(_SHRUNK) >= _SHRUNK_LIMIT:
         _SHRUNK.clear()
     result = shapely.buffer(polygon, -TOLERANCE, join_style="mitre")
-    _SHRUNK[id(polygon)] = (polygon, result)
-    return result
+    bounds = tuple(float(v) for v in shapely.bounds(result))
+    _SHRUNK[id(polygon)] = (polygon, result, bounds)  # type: ignore[assignment]
+    return result, bounds  # type: ignore[return-value]
 
 
 def crossed(line: Any, interiors: list[Any]) -> list[bool]:

@@ -404,10 +404,32 @@ def _plausible_keyed(
 def _plausible_here(state: ArmadaState, unit: str, zone: Zone, defender: str) -> bool:
     placed = state.placed(unit)
     target = state.placed(defender).base if defender in state.ships else state.disc(defender)
-    reach = state.data.geometry.range_bands.long
+    geometry = state.data.geometry
+    reach = geometry.range_bands.long
+    # cheap bound first: a base is no closer than its centre's distance less half its diagonal
+    # (a squadron's disc, less its radius), so a pair this far apart needs no shapely distance
+    gap = math.dist(state.ships[unit].position, _centre(state, defender))
+    gap -= _half_diagonal(state, unit) + _half_diagonal(state, defender)
+    if gap > reach + 1.0 + FAR_MARGIN:
+        return False
     if distance_between(placed.base, target) > reach + 1.0:
         return False
     return in_arc(placed, zone, target)
+
+
+def _centre(state: ArmadaState, unit: str) -> tuple[float, float]:
+    ship = state.ships.get(unit)
+    return ship.position if ship is not None else state.squadrons[unit].position
+
+
+def _half_diagonal(state: ArmadaState, unit: str) -> float:
+    """Half the diagonal of a ship's base, or a squadron's radius: no point of the unit's base
+    lies farther from its centre."""
+    geometry = state.data.geometry
+    if unit in state.ships:
+        base = geometry.base_sizes[state.card(unit).size]
+        return math.hypot(base.width, base.length) / 2
+    return geometry.squadron_base_radius
 
 
 FAR_MARGIN = 1.0

@@ -21,7 +21,14 @@ from typing import Any
 
 from shapely.geometry import LineString
 
-from domain.rulesets.armada.geometry import ZONES, Coord, PlacedShip, Zone, crossed, shrink
+from domain.rulesets.armada.geometry import (
+    ZONES,
+    Coord,
+    PlacedShip,
+    Zone,
+    crossed,
+    shrunk_with_bounds,
+)
 
 
 @dataclass(frozen=True)
@@ -70,20 +77,52 @@ def trace(
         others = [z for z in ZONES if z != defending_zone]
         hits = crossed(line, [defender.zone_interiors[z] for z in others])
         blocked = tuple(z for z, hit in zip(others, hits, strict=True) if hit)
-    visible = line
-    for shape in hidden:
-        visible = visible.difference(shape)
+    names, shapes = _candidates(start, end, obstacles, ships)
+    obstructed: tuple[str, ...] = ()
+    if shapes:  # without a shape near the line, nothing to cut or cross
+        visible = line
+        for shape in hidden:
+            visible = visible.difference(shape)
+        if not visible.is_empty:
+            hits = crossed(visible, shapes)
+            obstructed = tuple(n for n, hit in zip(names, hits, strict=True) if hit)
+    return Sight(line, blocked, obstructed)
+
+
+def obstructed_between(
+    start: Coord,
+    end: Coord,
+    *,
+    obstacles: Mapping[str, Any] | None = None,
+    ships: Mapping[str, Any] | None = None,
+) -> bool:
+    """``trace(start, end, obstacles=..., ships=...).obstructed`` (no defender, nothing
+    hidden), without building the line when no shape lies near it."""
+    _, shapes = _candidates(start, end, obstacles, ships)
+    return bool(shapes) and any(crossed(LineString([start, end]), shapes))
+
+
+def _candidates(
+    start: Coord,
+    end: Coord,
+    obstacles: Mapping[str, Any] | None,
+    ships: Mapping[str, Any] | None,
+) -> tuple[list[str], list[Any]]:
+    """The shrunk obstacles, then the shrunk ship bases, each group by name, that the segment
+    from ``start`` to ``end`` may cross: a shape whose bounding box is apart from the
+    segment's cannot meet it (nor any part of it), so it is left out before shapely's test."""
+    x0, x1 = (start[0], end[0]) if start[0] <= end[0] else (end[0], start[0])
+    y0, y1 = (start[1], end[1]) if start[1] <= end[1] else (end[1], start[1])
     names: list[str] = []
     shapes: list[Any] = []
     for group in (obstacles or {}, ships or {}):
         for name in sorted(group):
+            shape, (minx, miny, maxx, maxy) = shrunk_with_bounds(group[name])
+            if maxx < x0 or minx > x1 or maxy < y0 or miny > y1:
+                continue
             names.append(name)
-            shapes.append(shrink(group[name]))
-    obstructed: tuple[str, ...] = ()
-    if not visible.is_empty:
-        hits = crossed(visible, shapes)
-        obstructed = tuple(n for n, hit in zip(names, hits, strict=True) if hit)
-    return Sight(line, blocked, obstructed)
+            shapes.append(shape)
+    return names, shapes
 
 
 def ship_to_ship(

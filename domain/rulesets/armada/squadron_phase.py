@@ -47,7 +47,7 @@ from domain.rulesets.armada.geometry import TOLERANCE
 from domain.rulesets.armada.obstacles import obstacle_shapes, station_repair
 from domain.rulesets.armada.overlap import discs_overlap, outside_play_area, squadron_overlaps
 from domain.rulesets.armada.sequence import acting_side
-from domain.rulesets.armada.sight import trace
+from domain.rulesets.armada.sight import obstructed_between
 from domain.rulesets.armada.state import (
     ArmadaState,
     Phase,
@@ -106,9 +106,9 @@ def _engaged_with(state: ArmadaState, squadron_id: str) -> list[str]:
     return [
         other
         for other in near
-        if not trace(
+        if not obstructed_between(
             disc.centre, state.disc(other).centre, obstacles=obstacles, ships=ships
-        ).obstructed
+        )
     ]
 
 
