@@ -75,7 +75,9 @@ def test_a_six_player_board_is_drawn_with_six_colours_and_player_views() -> None
     assert view.board.zones == ["vanguard", "rearguard", "air", "hand"]
     assert len(set(side_colours([s.id for s in view.sides]).values())) == 6
     fig = board_figure(view)
-    assert len({t.marker.line.color for t in fig.data if t.marker and t.marker.line}) >= 6
+    colours = set(side_colours([s.id for s in view.sides]).values())
+    # the table (issue 21 item 11): each seat's panel and name in its player's colour
+    assert {shape.line.color for shape in fig.layout.shapes} >= colours
     mine = redact_view(view, "P3")
     others = [u for u in mine.units if u.zone == "hand" and u.side != "P3"]
     assert others and all(u.kind == HIDDEN_KIND and u.name == "hidden" for u in others)
