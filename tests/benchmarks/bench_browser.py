@@ -117,9 +117,8 @@ def _position(page: Any, event: int, length: int, timeout: int = TIMEOUT_MS) -> 
     _frame(page).wait_for_function(SHOWN, arg=[text, event], timeout=timeout, polling="raf")
 
 
-def _open(page: Any, url: str, game_id: str, event: int, length: int) -> None:
-    began = time.perf_counter()
-    page.goto(f"{url}/?game={game_id}&event={event}")
+def first_board(page: Any, event: int, length: int) -> None:
+    """Wait, after a game's link is opened, for the scrubber's frame and its board of ``event``."""
     page.wait_for_function(
         "() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('scrubber'))",
         timeout=OPEN_TIMEOUT_MS,
@@ -128,9 +127,15 @@ def _open(page: Any, url: str, game_id: str, event: int, length: int) -> None:
     while time.monotonic() < deadline:
         try:
             _position(page, event, length, OPEN_TIMEOUT_MS)
-            break
+            return
         except RuntimeError:  # the frame is not attached yet
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(20)
+
+
+def _open(page: Any, url: str, game_id: str, event: int, length: int) -> None:
+    began = time.perf_counter()
+    page.goto(f"{url}/?game={game_id}&event={event}")
+    first_board(page, event, length)
     OPENED.append(time.perf_counter() - began)
     page.wait_for_timeout(1500)  # charts drawn, script idle
     page.get_by_role("heading", level=1).click(position={"x": 5, "y": 5})  # focus: the page

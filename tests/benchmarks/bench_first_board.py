@@ -27,28 +27,16 @@ from typing import Any
 from domain.importing import import_record
 from domain.record import read_record_file
 from domain.store import GameStore
-from tests.benchmarks.bench_browser import CHROMIUM, _position, _serve
+from tests.benchmarks.bench_browser import CHROMIUM, _serve, first_board
 from tests.browser.conftest import CHROMIUM_FLAGS
 from tests.helpers import FIXTURES
-
-OPEN_TIMEOUT_MS = 120_000
 
 
 def _first_board(page: Any, url: str, game_id: str, length: int) -> float:
     """Seconds from opening the game's link to its first board."""
     began = time.perf_counter()
     page.goto(f"{url}/?game={game_id}")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('scrubber'))",
-        timeout=OPEN_TIMEOUT_MS,
-    )
-    deadline = time.monotonic() + OPEN_TIMEOUT_MS / 1000
-    while time.monotonic() < deadline:
-        try:
-            _position(page, 0, length, OPEN_TIMEOUT_MS)
-            break
-        except RuntimeError:  # the frame is not attached yet
-            page.wait_for_timeout(20)
+    first_board(page, 0, length)
     return time.perf_counter() - began
 
 
@@ -65,7 +53,7 @@ def main() -> None:
             import_record(store, record)
             games.append((path.name.removesuffix(".wake.json"), record))
         proc, url = _serve(store_path, Path(tmp) / "server.log")
-        rows = []
+        rows: list[tuple[str, int, float, float]] = []
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(
@@ -91,18 +79,18 @@ def main() -> None:
                 browser.close()
         finally:
             proc.terminate()
-    cold = [r[2] for r in rows]
-    warm = [r[3] for r in rows]
+    colds = [r[2] for r in rows]
+    warms = [r[3] for r in rows]
     print(f"\nload average {os.getloadavg()[0]:.1f}; {len(rows)} games")
     print("| | median s | max s | games over the goal |")
     print("|---|---|---|---|")
     print(
-        f"| cold (goal 2 s) | {statistics.median(cold):.2f} | {max(cold):.2f} | "
-        f"{sum(1 for t in cold if t > 2.0)} |"
+        f"| cold (goal 2 s) | {statistics.median(colds):.2f} | {max(colds):.2f} | "
+        f"{sum(1 for t in colds if t > 2.0)} |"
     )
     print(
-        f"| warm (goal 1 s) | {statistics.median(warm):.2f} | {max(warm):.2f} | "
-        f"{sum(1 for t in warm if t > 1.0)} |"
+        f"| warm (goal 1 s) | {statistics.median(warms):.2f} | {max(warms):.2f} | "
+        f"{sum(1 for t in warms if t > 1.0)} |"
     )
 
 
