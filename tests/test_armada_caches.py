@@ -17,6 +17,7 @@ import math
 import random
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 from itertools import pairwise
 from typing import Any
@@ -74,6 +75,16 @@ def _zones(state: ArmadaState, unit: str) -> tuple[str | None, ...]:
     return ZONES if unit in state.ships else (None,)
 
 
+def _enemy_pairs(state: ArmadaState) -> Iterator[tuple[str, str | None, str]]:
+    """Every (attacker, its hull zone or None for a squadron, enemy target) in play."""
+    for unit in _units(state):
+        mine = (state.ships.get(unit) or state.squadrons[unit]).side
+        for zone in _zones(state, unit):
+            for target in _units(state):
+                if (state.ships.get(target) or state.squadrons[target]).side != mine:
+                    yield unit, zone, target
+
+
 SEEDS = [1, 2, 3]
 
 
@@ -85,28 +96,23 @@ def test_measurements_and_engagements_equal_fresh_ones(seed: int) -> None:
         for squadron in state.squadrons.values():
             if squadron.in_play:
                 assert engaged_with(state, squadron.id) == _engaged_with(state, squadron.id)
-        for unit in _units(state):
-            mine = (state.ships.get(unit) or state.squadrons[unit]).side
-            for zone in _zones(state, unit):
-                for target in _units(state):
-                    if (state.ships.get(target) or state.squadrons[target]).side == mine:
-                        continue
-                    if zone is not None:
-                        assert integration._plausible(
-                            state, unit, zone, target
-                        ) == integration._plausible_here(state, unit, zone, target)
-                    for dzone in defending_zones(state, target):
-                        kept = measure(state, unit, zone, target, dzone)
-                        engaged = target in state.squadrons and any(
-                            s != unit for s in _engaged_with(state, target)
-                        )
-                        fresh = _measure(state, unit, zone, target, dzone, engaged)
-                        assert kept.geometry == fresh.geometry
-                        assert kept.distance_mm == fresh.distance_mm
-                        if fresh.sight is not None:
-                            assert kept.sight is not None
-                            assert kept.sight.blocked_by == fresh.sight.blocked_by
-                            assert kept.sight.obstructed_by == fresh.sight.obstructed_by
+        for unit, zone, target in _enemy_pairs(state):
+            if zone is not None:
+                assert integration._plausible(
+                    state, unit, zone, target
+                ) == integration._plausible_here(state, unit, zone, target)
+            for dzone in defending_zones(state, target):
+                kept = measure(state, unit, zone, target, dzone)
+                engaged = target in state.squadrons and any(
+                    s != unit for s in _engaged_with(state, target)
+                )
+                fresh = _measure(state, unit, zone, target, dzone, engaged)
+                assert kept.geometry == fresh.geometry
+                assert kept.distance_mm == fresh.distance_mm
+                if fresh.sight is not None:
+                    assert kept.sight is not None
+                    assert kept.sight.blocked_by == fresh.sight.blocked_by
+                    assert kept.sight.obstructed_by == fresh.sight.obstructed_by
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -357,24 +363,19 @@ def test_sight_with_bounding_box_rejects_equals_shapely_alone(
 
     obstructed = 0
     for state in _states(seed)[::6]:
-        for unit in _units(state):
-            mine = (state.ships.get(unit) or state.squadrons[unit]).side
-            for zone in _zones(state, unit):
-                for target in _units(state):
-                    if (state.ships.get(target) or state.squadrons[target]).side == mine:
-                        continue
-                    for dzone in defending_zones(state, target):
-                        fast = _measure(state, unit, zone, target, dzone, False)
-                        with monkeypatch.context() as m:
-                            m.setattr(attack_inputs, "trace", _reference_trace)
-                            ref = _measure(state, unit, zone, target, dzone, False)
-                        assert fast.geometry == ref.geometry
-                        if ref.sight is not None:
-                            assert fast.sight is not None
-                            assert fast.sight.blocked_by == ref.sight.blocked_by
-                            assert fast.sight.obstructed_by == ref.sight.obstructed_by
-                            assert fast.sight.line.equals(ref.sight.line)
-                            obstructed += ref.sight.obstructed
+        for unit, zone, target in _enemy_pairs(state):
+            for dzone in defending_zones(state, target):
+                fast = _measure(state, unit, zone, target, dzone, False)
+                with monkeypatch.context() as m:
+                    m.setattr(attack_inputs, "trace", _reference_trace)
+                    ref = _measure(state, unit, zone, target, dzone, False)
+                assert fast.geometry == ref.geometry
+                if ref.sight is not None:
+                    assert fast.sight is not None
+                    assert fast.sight.blocked_by == ref.sight.blocked_by
+                    assert fast.sight.obstructed_by == ref.sight.obstructed_by
+                    assert fast.sight.line.equals(ref.sight.line)
+                    obstructed += ref.sight.obstructed
         for squadron in state.squadrons.values():
             if squadron.in_play:
                 fresh = _engaged_with(state, squadron.id)
