@@ -159,7 +159,8 @@ def test_the_check_has_hidden_values_to_look_for() -> None:
 def test_the_page_loads_every_script_of_the_component_in_order() -> None:
     """The scrubber's scripts (one file per thing drawn, no build step): ``index.html`` loads
     exactly the ones served (``SCRIPTS``), in that order, the shared context first and the
-    handshake last, and each opens with a comment saying what it does."""
+    handshake last, and each opens with a comment saying what it does. The page as served
+    loads them joined in that order (``tests/test_component_assets.py``)."""
     from viewer.scrubber import SCRIPTS, STATIC, component_dir
 
     page = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -169,4 +170,4 @@ def test_the_page_loads_every_script_of_the_component_in_order() -> None:
     assert sorted(p.name for p in STATIC.glob("*.js")) == sorted(SCRIPTS)
     for name in SCRIPTS:
         assert (STATIC / name).read_text(encoding="utf-8").startswith("/* Wake scrubber: ")
-        assert (component_dir() / name).is_file()
+        assert (STATIC / name).read_bytes() in (component_dir() / "scrubber.bundle.js").read_bytes()

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from viewer.loading import MAX_UPLOAD_BYTES
 
-APP = Path(__file__).resolve().parent / "app.py"
+# the server: viewer/app.py as an st.App with the route that serves the components' files for
+# good (viewer/wake_asgi.py); `streamlit run` finds the app there
+APP = Path(__file__).resolve().parent / "wake_asgi.py"
 
 
 def free_port(preferred: int = 8501) -> int:

@@ -7,9 +7,11 @@ so a step never waits for the server. The component returns the position the use
 (debounced in the browser), and the app catches up with it: the Explain panel and the URL's
 ``?event=``.
 
-The component's files are served by Streamlit from one directory: ``static/`` of this package
-and plotly.js from the installed ``plotly`` package (never a CDN), assembled once per version
-in a cache directory (the package directory may be read-only).
+The component's files are served from one directory: ``static/`` of this package, its scripts
+joined into one ``scrubber.bundle.js`` in ``index.html``'s order, and plotly.js from the
+installed ``plotly`` package (never a CDN), assembled once per version in a cache directory
+(the package directory may be read-only); under Wake's server, from a route a browser caches
+for good (``viewer/components.py``).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ class Position(TypedDict):
 
 def component_dir() -> Path:
     """A directory with the component's files and plotly.js, made once per content."""
-    return assembled("scrubber", STATIC, FILES)
+    return assembled("scrubber", STATIC, FILES, bundle=SCRIPTS)
 
 
 _component = components.declare_component("wake_scrubber", path=str(component_dir()))
