@@ -11,8 +11,8 @@ import pytest
 from domain.read_model import redact_view
 from domain.record import read_record_file
 from tests.helpers import FIXTURES
-from viewer.app import _highlight
 from viewer.figures import board_figure, board_height, board_json
+from viewer.replay_app import _highlight
 from viewer.timeline import Timeline
 
 GAMES = [
