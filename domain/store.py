@@ -739,6 +739,19 @@ class GameStore(Application[UUID]):
                 ) from exc
         return header, facts
 
+    def version(self, game_id: str) -> int:
+        """How many rows the game's stream holds (its creation, then one per fact): one row
+        read. A stream only grows (a take-back plays on in another game), so a reader may keep
+        what it built from the game for as long as this number stays the same.
+
+        Raises:
+            GameNotFound: no such game.
+        """
+        last = self.recorder.select_events(self._uid(game_id), desc=True, limit=1)
+        if not last:
+            raise self._not_found(game_id)
+        return int(last[0].originator_version)
+
     def header(self, game_id: str) -> GameHeader:
         """The game's header alone (its first row), without reading its facts.
 

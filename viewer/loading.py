@@ -7,8 +7,13 @@ with a message for the page, never a traceback.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from domain.analysis.model import Analysis
 from domain.annotations import Annotation
@@ -22,6 +27,7 @@ from domain.seed_commit import SeedSecret
 from domain.store import GameStore, GameSummary
 
 MAX_UPLOAD_BYTES = MAX_RECORD_BYTES
+T = TypeVar("T")
 
 
 class LoadError(Exception):
@@ -83,11 +89,43 @@ def check_game(game: LoadedGame) -> Trust:
     return Trust(True, "verified: every order re-run gives the recorded events", sigs)
 
 
+class ByVersion(Generic[T]):
+    """What was built from a stored game, kept while the game's stream stays at the version it
+    was built from (``GameStore.version``: streams only grow), the ``size`` most recent.
+    Opening a game (issue 21 item 12) read and checked every stored game to list them, and
+    every fact of the game shown, again at every page run."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: OrderedDict[tuple[str, str, int], T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, store: GameStore, game_id: str, build: Callable[[], T]) -> T:
+        """``build()``'s answer for the game at its current version: kept, or built now (and
+        kept only if no fact was appended while it was built)."""
+        key = (store.location, game_id, store.version(game_id))
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        value = build()
+        if store.version(game_id) == key[2]:
+            with self._lock:
+                self._kept[key] = value
+                while len(self._kept) > self._size:
+                    self._kept.popitem(last=False)
+        return value
+
+
+_SUMMARIES: ByVersion[GameSummary] = ByVersion(1024)
+_FACTS: ByVersion[tuple[GameHeader, list[Fact]]] = ByVersion(16)
+
+
 def list_games(store_location: str | None) -> list[GameSummary]:
     """Summaries of every game in the store (newest last)."""
     try:
         store = GameStore(store_location)
-        return [store.summary(gid) for gid in store.game_ids()]
+        return [_SUMMARIES.get(store, gid, partial(store.summary, gid)) for gid in store.game_ids()]
     except WakeError as exc:
         raise LoadError(f"cannot read the store: {exc}") from exc
 
@@ -95,14 +133,18 @@ def list_games(store_location: str | None) -> list[GameSummary]:
 def from_store(store_location: str | None, game_id: str) -> LoadedGame:
     try:
         store = GameStore(store_location)
-        header, facts = store.facts(game_id)
+        # the facts as checked when first read at this version (the annotations, signatures
+        # and seed live in streams of their own, read below every time)
+        header, facts = _FACTS.get(store, game_id, lambda: store.facts(game_id))
         reveal = private = None
         if header.dice.sealed:
             reveal = store.public_reveal(game_id, store.state(game_id))
             held = store.secret_seed(game_id)
             private = held[0] if held is not None else None
         kept = store.signatures(game_id)
-        checks = tuple(check_signatures(build_record(header, facts, signatures=kept)))
+        checks = (  # a record built only to check signatures, when there are some
+            tuple(check_signatures(build_record(header, facts, signatures=kept))) if kept else ()
+        )
         notes = tuple(store.annotations(game_id))
     except WakeError as exc:
         raise LoadError(str(exc)) from exc
