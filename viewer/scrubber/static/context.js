@@ -27,7 +27,8 @@
  *   charts.js         the event strip and the charts, their cursors and click-to-jump
  *   winprob.js        the win-probability graph
  *   moves.js          the move list: grouped, filtered, windowed
- *   start.js          a game arrives: frames folded, everything built once; the handshake
+ *   start.js          a game arrives: frames folded, the board first, then the rest built once;
+ *                     the handshake
  *
  * A file keeps its own working variables in its closure; what another file reads or sets is a
  * field of the context (below), and what another file calls is registered on it by the file
@@ -76,6 +77,7 @@
     length: 0, // events in the game (the last position)
     turnStarts: [], // the event each turn starts at
     swings: [], // [event, kind, text] of each swing
+    pendingRest: false, // the move list, strip and charts wait for the first board (start.js)
 
     // --- the position ---
     pos: 0, // the event shown

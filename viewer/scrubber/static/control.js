@@ -80,6 +80,7 @@
     const board = $('board');
     board.dataset.event = String(n);
     board.dataset.stepMs = (performance.now() - stepStart).toFixed(1); // for the benchmark
+    if (ctx.pendingRest) setTimeout(ctx.finish, 0); // after this frame is painted
   }
 
   // --- the position line and the controls ----------------------------------------------------

@@ -110,10 +110,14 @@
   function showNotes(given) {
     const next = given && typeof given === 'object' ? given : { text: {}, only: false };
     const key = JSON.stringify(next);
-    if (key === notesKey || !built) return;
+    if (key === notesKey) return;
     notesKey = key;
     notes = { text: next.text || {}, only: Boolean(next.only) };
-    applyFilters();
+    if (built) applyFilters(); // else buildMoves applies them
+  }
+  /** Another game arrived: its move list is built later (start.js, finish). */
+  function forgetMoves() {
+    built = false;
   }
   function applyFilters() {
     const P = ctx.P;
@@ -277,5 +281,5 @@
     applyFilters();
   });
 
-  Object.assign(ctx, { buildMoves, showNotes, markMove });
+  Object.assign(ctx, { buildMoves, forgetMoves, showNotes, markMove });
 })();

@@ -1,7 +1,8 @@
 /* Wake scrubber: a game arrives (or another view of it). The payload's deltas are folded once
  * into one frame per event (shared units, so a step is a lookup), and everything drawn once per
- * game is built: the pickers, the move list, the strip, the charts. Loaded last: it tells
- * Streamlit the component is ready, once every file has registered on the context.
+ * game is built: the pickers, and once the first board is drawn, the move list, the strip and
+ * the charts. Loaded last: it tells Streamlit the component is ready, once every file has
+ * registered on the context.
  */
 'use strict';
 (() => {
@@ -52,14 +53,28 @@
     ctx.buildUnitPick();
     ctx.buildUnitSelect();
     ctx.buildWinprob();
-    ctx.buildMoves(); // the move list's marked row is forgotten there
+    ctx.forgetMoves(); // the last game's move list is not this one's
+    ctx.drawn = -1;
+    ctx.pendingRest = true; // built by finish(), once the first board is drawn
+    ctx.fitHeight();
+  }
+
+  /** What a game shows besides its board (the move list, the strip, the charts: most of a
+   * game's start), built in the task after the first board is drawn, so the board comes first
+   * (issue 21 item 12). */
+  function finish() {
+    if (!ctx.pendingRest) return;
+    ctx.pendingRest = false;
+    ctx.buildMoves(); // with the annotations the page sent meanwhile
     ctx.drawStrip();
     ctx.drawWinprob();
     ctx.showTab(ctx.activeTab);
-    ctx.drawn = -1;
+    ctx.moveCursors(ctx.pos);
+    ctx.markMove(ctx.pos, true);
     ctx.fitHeight();
   }
 
   ctx.start = start;
+  ctx.finish = finish;
   ctx.send('streamlit:componentReady', { apiVersion: 1 });
 })();
