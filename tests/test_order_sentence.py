@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from domain.cli.render import log_line
 from domain.commands import order_sentence
-from domain.engine import apply_fact, replay
+from domain.engine import replay
 from domain.events import CommandIssued
 from domain.explain import explain_event, explanation_lines
+from domain.move_list import log_lines
 from domain.record import read_record_file
 from tests.helpers import FIXTURES, RECORDS
 from viewer.timeline import Timeline
@@ -115,11 +115,5 @@ def test_no_log_line_of_a_bundled_game_has_a_long_float(path: Path) -> None:
     """Issue 21 (leftovers, item 1): `wake log` of every bundled game writes no float with
     three decimals or more (an order's position, a squadron placed by the overlap rule)."""
     record = read_record_file(path)
-    state = replay(record.header, [])
-    bad: list[str] = []
-    for fact in record.events:
-        line = log_line(state, fact)
-        if LONG_FLOAT.search(line):
-            bad.append(line)
-        state = apply_fact(state, fact)
+    bad = [line for line in log_lines(record.header, record.events) if LONG_FLOAT.search(line)]
     assert not bad, bad[:5]

@@ -17,7 +17,7 @@ def test_a_side_reads_its_own_dials_and_not_the_others() -> None:
     tl = Timeline(record.header, record.events)
     own = {"empire": 0, "rebels": 0}
     for seq in tl.sealed.commits:
-        by = tl._sealed_by(seq)
+        by = tl.moves.sealed_by(seq)
         assert by in own
         other = next(s for s in own if s != by)
         mine = tl.text(seq, by)
@@ -38,7 +38,7 @@ def test_the_explanation_lists_a_sides_own_seals_only() -> None:
     record = read_record_file(GAME)
     tl = Timeline(record.header, record.events)
     seq = min(s for s in tl.sealed.commits if any(e.text for e in tl.sealed.committed_at(s)))
-    by = tl._sealed_by(seq)
+    by = tl.moves.sealed_by(seq)
     other = "rebels" if by == "empire" else "empire"
     assert tl.sealed_lines(seq, by) and all(
         "your sealed choice" in x for x in tl.sealed_lines(seq, by)

@@ -253,7 +253,7 @@ def test_a_sides_scrubber_payload_holds_no_sealed_content(path: Path) -> None:
         others = {
             e.label
             for seq, entries in tl.sealed.commits.items()
-            if tl._sealed_by(seq) != side
+            if tl.moves.sealed_by(seq) != side
             for e in entries
         }
         text = json.dumps(build_payload(tl, side), ensure_ascii=False)

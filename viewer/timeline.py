@@ -18,18 +18,11 @@ from functools import lru_cache
 from typing import Any
 
 from domain.engine import Fact, GameState, apply_event, decode, fold, new_game
-from domain.events import CommandIssued, DiceRolled, DomainEvent
-from domain.explain import event_text
+from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
+from domain.move_list import MoveList
 from domain.read_model import GameView
-from domain.reveals import (
-    Opened,
-    SealedIndex,
-    SealedItem,
-    match_sealed,
-    own_note,
-    umpire_note,
-)
+from domain.reveals import SealedIndex
 from domain.words import Names, unit_labels
 
 CHECKPOINT_EVERY = 100
@@ -153,7 +146,6 @@ class Timeline:
         self.ruleset = state.ruleset
         self._checkpoints: list[GameState] = [state]
         self.events: list[EventInfo] = []
-        self.decoded: list[DomainEvent] = []  # for per-side texts of hidden information
         self.damage_unit = Series()
         self.damage_side = Series()
         self.vp = Series()
@@ -166,50 +158,28 @@ class Timeline:
         self.unit_names = {u.id: u.name for u in view.units}
         self.unit_side = {u.id: u.side for u in view.units}
         self.side_names = {s.id: s.name for s in view.sides}
-        # display names for text (issue 21 item 7): the ruleset's catalogue, the sides whose ids
-        # are internal (``royal_navy``; a seat such as ``P1`` or ``USA`` reads as it is), and
-        # each unit as the read model names it from the moment it is on the table
-        self._fixed_names = {
-            **self.ruleset.names(state.rules),
-            **{s.id: s.name for s in view.sides if s.id.islower()},
-        }
-        self._known: dict[str, tuple[str, bool, str]] = {}  # id -> (label, private, side)
-        self._name_seqs: list[int] = []
-        self._name_maps: list[dict[str, tuple[str, bool, str]]] = []
-        self._names_cache: dict[tuple[int, str | None], Names] = {}
-        # each order's line before names, worded on the board it was given on (a side that
-        # may read the order reads the same words)
-        self._order_lines: dict[int, str] = {}
-        self.known_units: set[str] = set()
-        self._learn_names(0, view)
+        # each event's text in players' words (issue 21 item 7), the same as ``wake log``'s
+        self.moves = MoveList(state, view)
+        self.decoded = self.moves.decoded  # for per-side texts of hidden information
+        self.known_units = self.moves.known_units
         self._record_series(0, view)
         self.turn_starts.append((view.turn, 0))
         self.phase_starts.append((view.phase, 0))
         luck = {s.id: Fraction(0) for s in view.sides}
         rolls: list[tuple[Fraction, bool, int, str]] = []
-        sealed: list[tuple[int, list[SealedItem]]] = []
         for fact in self.facts:
             before = state
             board = view  # the read model the event happens on (an order is worded on it)
             event = decode(before, fact)
-            if not isinstance(event, CommandIssued):
-                items = self.ruleset.sealed_items(before.rules, event)
-                if items:
-                    sealed.append((fact.seq, items))
             state = apply_event(state, event, fact.digest)
             if state.rules is not before.rules:
                 new_view = self.ruleset.read_model(state.rules)
                 self._record_changes(fact.seq, view, new_view)
-                self._learn_names(fact.seq, new_view)
                 view = new_view
             if fact.seq % self.every == 0:
                 self._checkpoints.append(state)
             payload = fact.payload
-            self.decoded.append(event)
-            line = self._line(event, board)
-            if isinstance(event, CommandIssued):
-                self._order_lines[fact.seq] = line
-            text = self.names_at(fact.seq, None).text(line)
+            text = self.moves.add(fact, before, event, board, view if view is not board else None)
             side = _side(payload, fact.topic)
             if fact.topic == CommandIssued.TOPIC:
                 side = payload.get("side")
@@ -246,17 +216,8 @@ class Timeline:
         self.last_view = view
         self.final = state
         # sealed choices and their reveals, for the umpire only (``Ruleset.sealed_items``)
-        self.sealed: SealedIndex = match_sealed(sealed)
-        self._order_seals: dict[int, list[int]] = {}  # order index -> its committing events
-        self._order_at: dict[int, int] = {  # order index -> its CommandIssued event
-            i.command: i.seq
-            for i in self.events
-            if i.command is not None and self.facts[i.seq - 1].topic == CommandIssued.TOPIC
-        }
-        for seq in self.sealed.commits:
-            command = self.events[seq - 1].command
-            if command is not None:
-                self._order_seals.setdefault(command, []).append(seq)
+        self.moves.finish()
+        self.sealed: SealedIndex = self.moves.sealed
         self._add_luck_swings(rolls)
         self.swings.sort(key=lambda s: s.seq)
         end = len(self.facts)
@@ -267,38 +228,9 @@ class Timeline:
 
     # --- building --------------------------------------------------------------------------
 
-    def _learn_names(self, seq: int, view: GameView) -> None:
-        """Note the name of every unit of ``view`` (from event ``seq`` on). A unit once public
-        stays named for everyone; a private one (a card in hand) only for its own side."""
-        labels = unit_labels(view.units)
-        changed = False
-        for unit in view.units:
-            label = labels.get(unit.id)
-            if label is None:
-                continue
-            self.known_units.add(unit.id)
-            old = self._known.get(unit.id)
-            entry = (label, unit.private and (old is None or old[1]), unit.side)
-            if old != entry:
-                self._known[unit.id] = entry
-                changed = True
-        if changed or not self._name_maps:
-            self._name_seqs.append(seq)
-            self._name_maps.append(dict(self._known))
-
     def names_at(self, seq: int, viewer: str | None) -> Names:
         """The display names ``viewer`` knows after event ``seq`` (``None``: the umpire)."""
-        i = max(0, bisect.bisect_right(self._name_seqs, seq) - 1)
-        key = (i, viewer)
-        names = self._names_cache.get(key)
-        if names is None:
-            units = {
-                uid: label
-                for uid, (label, private, side) in self._name_maps[i].items()
-                if viewer is None or not private or side == viewer
-            }
-            names = self._names_cache[key] = Names({**self._fixed_names, **units})
-        return names
+        return self.moves.names_at(seq, viewer)
 
     def _record_series(self, seq: int, view: GameView) -> None:
         per_side: dict[str, float] = {s.id: 0.0 for s in view.sides}
@@ -376,58 +308,13 @@ class Timeline:
 
     def text(self, seq: int, viewer: str | None) -> str:
         """Event ``seq``'s log line as ``viewer`` may read it (``None``: the umpire sees all;
-        a side sees hidden information only once revealed, via ``Ruleset.redact``)."""
-        info = self.events[seq - 1]
-        if viewer is None:  # what a sealed choice made here turns out to be, when revealed
-            note = umpire_note(self.sealed.committed_at(seq), seq)
-            return info.text + (self.names_at(seq, None).text(note) if note else "")
-        if not self.ruleset.meta.hidden_information:
-            return info.text
-        event = self.decoded[seq - 1]
-        seen = self.ruleset.redact(event, viewer)
-        order = self._order_lines.get(seq) if seen == event else None
-        line = order if order is not None else self._line(seen)
-        return self.names_at(seq, viewer).text(line + own_note(self._own(seq, viewer), seq))
-
-    def _own(self, seq: int, viewer: str) -> list[Opened]:
-        """The choices sealed at event ``seq`` by ``viewer``'s own orders (with their content
-        from the later reveal): the side knew them when it made them."""
-        return [e for e in self.sealed.committed_at(seq) if self._sealed_by(e.seq) == viewer]
-
-    def _sealed_by(self, seq: int) -> str | None:
-        command = self.events[seq - 1].command
-        if command is None:
-            return None
-        issued = self.decoded[self._order_at[command] - 1]
-        return issued.side if isinstance(issued, CommandIssued) else None
+        a side sees hidden information only once revealed): ``MoveList.text``."""
+        return self.moves.text(seq, viewer)
 
     def sealed_lines(self, seq: int, viewer: str | None) -> list[str]:
-        """For the umpire's explanation of event ``seq``: each choice sealed by the order
-        behind it (its commitment and the content of the later reveal, and whether it is still
-        sealed at this moment), and each commitment the event opens. Nothing for a side."""
-        info = self.info(seq)
-        if info is None:
-            return []
-        if viewer is not None:  # a side: only what its own orders sealed (issue 21 item 3)
-            made = self._order_seals.get(info.command, []) if info.command is not None else []
-            own = [e for s in made or [seq] for e in self._own(s, viewer) if e.text is not None]
-            say = self.names_at(seq, viewer).text
-            return [say(f"your sealed choice at event {e.seq}: {e.label} = {e.text}") for e in own]
-        made = self._order_seals.get(info.command, []) if info.command is not None else []
-        entries: list[Opened] = [e for s in made or [seq] for e in self.sealed.committed_at(s)]
-        lines = [f"sealed at event {e.seq}: {e.line(seq)}" for e in entries]
-        lines += [
-            f"opens the seal of event {e.seq}: {e.label} = {e.text} (content and salt hash "
-            "to the committed digest)"
-            for e in self.sealed.opened_at(seq)
-        ]
-        names = self.names_at(seq, None)
-        return [names.text(line) for line in lines]
-
-    def _line(self, event: DomainEvent, board: GameView | None = None) -> str:
-        """One log line; an order reads as a sentence (``Ruleset.describe_order``, worded on
-        ``board``, the read model it was given on), never as a raw dict or with a salt."""
-        return event_text(self.ruleset, event, board)
+        """For the explanation of event ``seq``: the sealed choices behind it as ``viewer``
+        may read them (``MoveList.sealed_lines``)."""
+        return self.moves.sealed_lines(seq, viewer)
 
     def next_swing(self, seq: int) -> Swing | None:
         return next((s for s in self.swings if s.seq > seq), None)

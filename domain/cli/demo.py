@@ -66,12 +66,13 @@ def _replay_in_terminal(path: Path) -> None:
     state = new_game(rec.header)
     last_turn = state.ruleset.read_model(state.rules).turn
     for fact in rec.events:
+        before = state
         state = apply_fact(state, fact, check=False)
         view = state.ruleset.read_model(state.rules)
         if fact.topic.endswith("CommandIssued/1"):
             continue
         if "DiceRolled" not in fact.topic and "Moved" not in fact.topic:
-            con.print(render.log_line(state, fact), markup=False)
+            con.print(render.log_line(before, fact), markup=False)
         if view.turn != last_turn or state.result is not None:
             con.print(render.state_table(view, state.seq))
             last_turn = view.turn

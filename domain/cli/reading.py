@@ -19,6 +19,7 @@ from domain.cli.common import StoreOpt, check_side, errors
 from domain.engine import Fact, GameState, apply_fact, new_game, replay
 from domain.errors import NoSuchEvent
 from domain.header import GameHeader
+from domain.move_list import log_lines
 from domain.read_model import redact_view
 from domain.record import read_record_file
 from domain.store import GameStore
@@ -138,17 +139,15 @@ def log(
     ] = None,
     store: StoreOpt = None,
 ) -> None:
-    """Print the log, one line an event (* marks automatic events); with ``--as SIDE`` hidden
-    information (other players' hands, sealed choices) is redacted for that side."""
+    """Print the log, one line an event (* marks automatic events), in players' words: the
+    viewer's move list (``domain.move_list``); with ``--as SIDE`` hidden information (other
+    players' hands, sealed choices) is redacted for that side."""
     with errors():
         source = GameSource(game, store)
         facts = source.facts
-        state = new_game(source.header)
-        check_side(state, as_side)
-    for fact in facts:
-        if start_at <= fact.seq and (stop_at is None or fact.seq <= stop_at):
-            typer.echo(render.log_line(state, fact, as_side))
-        state = apply_fact(state, fact, check=False)
+        check_side(new_game(source.header), as_side)
+    for line in log_lines(source.header, facts, as_side, start_at, stop_at):
+        typer.echo(line)
 
 
 def _check_explainable(game: str, event: int, last: int) -> None:

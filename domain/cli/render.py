@@ -11,8 +11,8 @@ from rich.table import Table
 __all__ = ["Console", "Table", "console", "explain", "log_line", "state_table"]
 
 from domain.engine import Fact, GameState, decode
-from domain.explain import explain_event, explanation_lines
-from domain.read_model import GameView
+from domain.explain import event_names, event_text, explain_event, explanation_lines
+from domain.read_model import GameView, redact_view
 
 
 def state_table(view: GameView, seq: int) -> Table:
@@ -50,12 +50,18 @@ def state_table(view: GameView, seq: int) -> Table:
 
 
 def log_line(state: GameState, fact: Fact, viewer: str | None = None) -> str:
-    """One log line; ``viewer`` (a side) reads it with hidden information redacted."""
+    """One event's line in players' words, as the move list writes it, for an event printed on
+    its own (``wake submit``, ``wake demo --terminal``): the order's sentence or the event's
+    description (``domain.explain.event_text``) with the names ``viewer`` knows around it
+    (``domain.explain.event_names``); ``viewer`` (a side) reads it with hidden information
+    redacted. A whole game's log is ``domain.move_list.log_lines``."""
     event = decode(state, fact)
     if viewer is not None:
         event = state.ruleset.redact(event, viewer)
+    board = redact_view(state.ruleset.read_model(state.rules), viewer)
+    text = event_names(state, fact, viewer).text(event_text(state.ruleset, event, board))
     marker = "*" if fact.automatic else " "
-    return f"{fact.seq:>6}{marker} {state.ruleset.describe(event)}"
+    return f"{fact.seq:>6}{marker} {text}"
 
 
 def explain(

@@ -364,7 +364,7 @@ def describe(event: DomainEvent) -> str:
     if isinstance(e, ev.PlayerDroppedOut):
         return f"{e.player} has no deck and no ship card: out, keeps {e.vp} VP"
     if isinstance(e, ev.FleetCommitted):
-        return f"{e.player} places a fleet face down (commitment {e.digest[:12]}…)"
+        return f"{e.player} places a fleet face down (sealed)"
     if isinstance(e, ev.FleetRevealed):
         v = [s.card for s in e.fleet.vanguard]
         r = [s.card for s in e.fleet.rearguard]
