@@ -286,6 +286,51 @@ def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> No
     assert worth > 0  # some were worth it
 
 
+def _reference_best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
+    """The bot's attack as chosen before the bound: every legal attack scored, the highest
+    (the first on a tie) if it reaches ``MIN_EXPECTED``."""
+    from domain.rulesets.armada.attack_bot import MIN_EXPECTED, _score
+
+    scored = [(_score(state, o), i, o) for i, o in enumerate(integration.declarations(state, side))]
+    if not scored:
+        return None
+    score, _, order = max(scored, key=lambda t: (t[0], -t[1]))
+    return order if score >= MIN_EXPECTED else None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_best_attack_with_the_score_bound_is_the_best_of_all_scored(seed: int) -> None:
+    """``best_attack`` (pairs whose score bound cannot win are not measured) picks the attack
+    that scoring every legal one picks, for the states of a game and the bot's squadron
+    trials; every bound is at least the score it bounds; and the bound is not idle."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.attack_bot import _bound, _score, best_attack
+    from domain.rulesets.armada.squadron_phase import ready_squadrons
+    from domain.rulesets.armada.state import SquadronActivation
+
+    chosen = loose = 0
+    for state in _states(seed):
+        for side in to_act(state):
+            assert side is not None
+            trials = [state]
+            if state.attacks_allowed() and state.squadron_activation is None:
+                trials += [
+                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+                    for sq in ready_squadrons(state, side)
+                ]
+            for trial in trials:
+                expected = _reference_best_attack(trial, side)
+                assert best_attack(trial, side) == expected
+                chosen += expected is not None
+                for order in integration.declarations(trial, side):
+                    attacker = attacker_input(trial, order.attacker, order.zone)
+                    bound = _bound(trial, attacker, order.defender, order.defending_zone)
+                    score = _score(trial, order)
+                    assert bound >= score
+                    loose += bound > score
+    assert chosen > 0 and loose > 0
+
+
 @pytest.mark.parametrize("crits", [False, True])
 def test_keyed_pool_odds_equal_fresh_ones(crits: bool) -> None:
     """An attack roll's odds remembered per pool and score key (``pool_roll(score_key=...)``)

@@ -30,6 +30,8 @@ from domain.rulesets.armada.attack_events import COLOURS, DIE, Colour, PoolDie
 from domain.rulesets.armada.attack_inputs import attacker_input, measure
 from domain.rulesets.armada.commands import DeclareAttack
 from domain.rulesets.armada.damage_dealing import hull_of
+from domain.rulesets.armada.data import RangeBand
+from domain.rulesets.armada.geometry import Zone
 from domain.rulesets.armada.state import ArmadaState
 
 MIN_EXPECTED = 0.45
@@ -59,41 +61,89 @@ def _score(state: ArmadaState, order: DeclareAttack) -> float:
     measured = measure(state, order.attacker, order.zone, order.defender, order.defending_zone)
     attacker = attacker_input(state, order.attacker, order.zone)
     band = "close" if attacker.kind == "squadron" else measured.geometry.range or "long"
-    to_ship = order.defender in state.ships
+    return _scored(
+        state,
+        attacker,
+        order.defender,
+        order.defending_zone,
+        band,
+        measured.geometry.obstructed,
+    )
+
+
+def _scored(
+    state: ArmadaState,
+    attacker: atk.Attacker,
+    defender: str,
+    defending_zone: Zone | None,
+    band: RangeBand,
+    obstructed: bool,
+) -> float:
+    """An attack's score from its measured range band and obstruction."""
+    to_ship = defender in state.ships
     armament = attacker.battery if to_ship else attacker.anti_squadron
     pool = armament.at_range(band)
     crits = to_ship and (attacker.kind == "ship" or "bomber" in attacker.keywords)
     counts: dict[Colour, int] = {c: int(getattr(pool, c)) for c in COLOURS}
-    if measured.geometry.obstructed and any(counts.values()):
+    if obstructed and any(counts.values()):
         weakest = min((c for c in COLOURS if counts[c]), key=lambda c: expected(c, crits))
         counts[weakest] -= 1
     mean = sum(n * expected(c, crits) for c, n in counts.items())
     if to_ship:
-        ship = state.ships[order.defender]
-        assert order.defending_zone is not None
-        shields = ship.shields[order.defending_zone]
+        ship = state.ships[defender]
+        assert defending_zone is not None
+        shields = ship.shields[defending_zone]
         left = state.card(ship.id).hull - len(ship.damage)
         through = max(0.0, mean - shields)
         return mean + 1.5 * through + (3.0 if through >= left else 0.0)
-    squadron = state.squadrons[order.defender]
+    squadron = state.squadrons[defender]
     return mean + (2.0 if mean >= squadron.hull else 0.0) + 0.2
 
 
+def _bound(
+    state: ArmadaState, attacker: atk.Attacker, defender: str, defending_zone: Zone | None
+) -> float:
+    """No measurement can give the attack a higher score (:func:`_scored`): at close range
+    every die of the armament counts (fewer at medium and long, SWA-ATK 2) and an obstruction
+    only removes one; the score never falls as the expected damage grows (floating-point sums
+    and products of non-negative numbers are monotone too). Costs no measurement."""
+    return _scored(state, attacker, defender, defending_zone, "close", False)
+
+
 def best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
-    """The bot's attack now, or None (nothing worth declaring)."""
-    scored = [(_score(state, o), i, o) for i, o in enumerate(integration.declarations(state, side))]
-    if not scored:
+    """The bot's attack now, or None (nothing worth declaring): the legal attack of the
+    highest score (the first listed on a tie), if it scores at least :data:`MIN_EXPECTED`.
+
+    A pair whose score's bound (:func:`_bound`) is below :data:`MIN_EXPECTED` or no higher than
+    the best score so far is not measured: it could not be chosen (a later pair wins only by
+    scoring strictly more), so the answer is that of scoring every legal attack."""
+    top: list[tuple[float, DeclareAttack]] = []
+
+    def beaten(attacker: atk.Attacker, defender: str, defending_zone: Zone | None) -> bool:
+        bound = _bound(state, attacker, defender, defending_zone)
+        return bound < MIN_EXPECTED or (bool(top) and bound <= top[0][0])
+
+    for order in integration._declarations(state, side, beaten):
+        score = _score(state, order)
+        if not top or score > top[0][0]:
+            top[:] = [(score, order)]
+    if not top or top[0][0] < MIN_EXPECTED:
         return None
-    score, _, order = max(scored, key=lambda t: (t[0], -t[1]))
-    return order if score >= MIN_EXPECTED else None
+    return top[0][1]
 
 
 def worth_attacking(state: ArmadaState, side: str) -> bool:
     """Whether :func:`best_attack` would declare an attack (``best_attack(...) is not None``):
     some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one instead of
-    scoring them all (the bot's trial of a squadron attacking from where it stands)."""
+    scoring them all (the bot's trial of a squadron attacking from where it stands), and
+    measures no pair whose bound (:func:`_bound`) is below it."""
+
+    def hopeless(attacker: atk.Attacker, defender: str, defending_zone: Zone | None) -> bool:
+        return _bound(state, attacker, defender, defending_zone) < MIN_EXPECTED
+
     return any(
-        _score(state, order) >= MIN_EXPECTED for order in integration._declarations(state, side)
+        _score(state, order) >= MIN_EXPECTED
+        for order in integration._declarations(state, side, hopeless)
     )
 
 

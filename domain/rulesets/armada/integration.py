@@ -224,11 +224,23 @@ def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     return list(_declarations(state, side))
 
 
-def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttack]:
+Skip = Callable[[atk.Attacker, str, Zone | None], bool]
+"""A caller's test, asked before a pair is measured: True leaves the pair out unchecked."""
+
+
+def _declarations(
+    state: ArmadaState, side: str | None, skip: Skip | None = None
+) -> Iterator[DeclareAttack]:
     """:func:`declarations`, one at a time: the same checks as :func:`legal_declaration`, in
     its order, with what depends only on the attacking zone (the phase's checks, the
     attacker's input) or only on the defending zone (the defender's input) built once per
-    zone instead of once per pair."""
+    zone instead of once per pair.
+
+    ``skip(attacker input, defender, defending zone)``, when given, is asked once the attacker's
+    input is built, before the defender's input and the measurement (the costly parts): True
+    leaves the pair out, legal or not. The bot passes a bound on the attack's score
+    (:func:`.attack_bot.best_attack`): a pair that cannot beat the best attack found so far
+    need not be measured."""
     if side is None or state.attack is not None or state.dealings or state.obstacle_choice:
         return
     attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
@@ -265,6 +277,8 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
                 if attacker is None:
                     break  # the phase refuses this zone's every attack
                 for dzone in defending_zones(state, defender_id):
+                    if skip is not None and skip(attacker, defender_id, dzone):
+                        continue
                     key = (defender_id, dzone)
                     if key not in defenders:
                         defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
