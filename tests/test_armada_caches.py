@@ -527,3 +527,98 @@ def test_positions_remembered_for_the_last_state_equal_fresh_ones(seed: int) -> 
         assert kept == fresh(state)
         assert geocache.positions(before) == fresh(before)
         assert geocache.positions(state) == kept
+
+
+def _reference_room(
+    ship: Any, radius: float, gap: float, area: Any, bases: list[Any], discs: list[Disc]
+) -> Any:
+    """``overlap.room_touching`` as it was: every shape buffered afresh, all of them united
+    and cut from the ring."""
+    ring = ship.buffer(radius + gap / 2, quad_segs=32).exterior
+    margin = overlap.ROOM_MARGIN
+    blocked = [b.buffer(radius + margin, quad_segs=32) for b in bases]
+    blocked += [d.point.buffer(d.radius + radius + margin, quad_segs=32) for d in discs]
+    inside = box(
+        radius + margin,
+        radius + margin,
+        area.width - radius - margin,
+        area.height - radius - margin,
+    )
+    free = ring.intersection(inside)
+    if blocked:
+        free = free.difference(shapely.union_all(blocked))
+    return free
+
+
+def _same_shape(a: Any, b: Any) -> bool:
+    """The same geometry, coordinate for coordinate and part for part (the bot samples points
+    along it from its start), or both empty."""
+    if a.is_empty or b.is_empty:
+        return bool(a.is_empty and b.is_empty)
+    return a.geom_type == b.geom_type and bool(shapely.equals_exact(a, b, 0.0))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_room_beside_a_ship_equals_the_cut_by_every_shape(seed: int) -> None:
+    """The room beside each ship in play for a squadron (shapes remembered, only those that can
+    reach the ring cut from it) is the room cut by every other base and disc, for every ship
+    of the states of a game; and the filter is not idle."""
+    from domain.rulesets.armada.maneuvering import TOUCH, room_beside
+
+    left_out = 0
+    for state in _states(seed):
+        geometry = state.data.geometry
+        discs = [state.disc(s.id) for s in state.squadrons.values() if s.in_play]
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            bases = [
+                state.placed(s.id).base
+                for s in state.ships.values()
+                if s.in_play and s.id != ship.id
+            ]
+            fresh = _reference_room(
+                state.placed(ship.id).base,
+                geometry.squadron_base_radius,
+                TOUCH,
+                geometry.play_area,
+                bases,
+                discs,
+            )
+            assert _same_shape(room_beside(state, ship.id, discs), fresh)
+            radius = geometry.squadron_base_radius
+            ring = state.placed(ship.id).base.buffer(radius + TOUCH / 2, quad_segs=32).exterior
+            blocked = [overlap._buffered(b, radius + overlap.ROOM_MARGIN) for b in bases]
+            blocked += [
+                overlap._buffered(d, d.radius + radius + overlap.ROOM_MARGIN) for d in discs
+            ]
+            left_out += len(overlap._reaching(ring.bounds, blocked)) < len(blocked)
+    assert left_out > 0
+
+
+def test_room_touching_with_shapes_near_and_far_equals_the_cut_by_every_shape() -> None:
+    """Random ships, bases and discs, some overlapping the ring, some far, some touching each
+    other: the same room as cutting every shape."""
+    from domain.rulesets.armada.data import PlayArea
+
+    rng = random.Random(2024)
+    area = PlayArea(width=914.4, height=914.4)
+    base = shapely.Polygon([(0, 0), (43, 0), (43, 71), (0, 71)])
+
+    def placed(x: float, y: float) -> Any:
+        return shapely.affinity.translate(shapely.affinity.rotate(base, rng.uniform(0, 360)), x, y)
+
+    for _ in range(600):
+        cx, cy = rng.uniform(0, 914.4), rng.uniform(0, 914.4)
+        ship = placed(cx, cy)
+        spread = rng.choice([60.0, 150.0, 500.0])
+        bases = [
+            placed(cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread))
+            for _ in range(rng.randint(0, 3))
+        ]
+        discs = [
+            Disc((cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread)), 17.3)
+            for _ in range(rng.randint(0, 6))
+        ]
+        kept = overlap.room_touching(ship, 17.3, 0.5, area, bases, discs)
+        assert _same_shape(kept, _reference_room(ship, 17.3, 0.5, area, bases, discs))
