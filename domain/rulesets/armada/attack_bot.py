@@ -84,11 +84,7 @@ def _scored(
     armament = attacker.battery if to_ship else attacker.anti_squadron
     pool = armament.at_range(band)
     crits = to_ship and (attacker.kind == "ship" or "bomber" in attacker.keywords)
-    counts: dict[Colour, int] = {c: int(getattr(pool, c)) for c in COLOURS}
-    if obstructed and any(counts.values()):
-        weakest = min((c for c in COLOURS if counts[c]), key=lambda c: expected(c, crits))
-        counts[weakest] -= 1
-    mean = sum(n * expected(c, crits) for c, n in counts.items())
+    mean = _mean((pool.red, pool.blue, pool.black), crits, obstructed)
     if to_ship:
         ship = state.ships[defender]
         assert defending_zone is not None
@@ -98,6 +94,17 @@ def _scored(
         return mean + 1.5 * through + (3.0 if through >= left else 0.0)
     squadron = state.squadrons[defender]
     return mean + (2.0 if mean >= squadron.hull else 0.0) + 0.2
+
+
+@cache
+def _mean(dice: tuple[int, int, int], crits: bool, obstructed: bool) -> float:
+    """The expected damage of a pool of (red, blue, black) dice, less its weakest die when
+    obstructed: remembered per pool (a bot scores the same few pools again and again)."""
+    counts: dict[Colour, int] = {c: int(n) for c, n in zip(COLOURS, dice, strict=True)}
+    if obstructed and any(counts.values()):
+        weakest = min((c for c in COLOURS if counts[c]), key=lambda c: expected(c, crits))
+        counts[weakest] -= 1
+    return sum(n * expected(c, crits) for c, n in counts.items())
 
 
 def _bound(
