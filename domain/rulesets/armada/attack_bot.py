@@ -117,41 +117,70 @@ def _bound(
     return _scored(state, attacker, defender, defending_zone, "close", False)
 
 
+def _ranked(state: ArmadaState, side: str) -> list[tuple[float, int, integration.Candidate]]:
+    """Every candidate pair (:func:`.integration.candidates`, unmeasured) with its score's
+    bound and its place in the declarations' order, highest bound first (then that order)."""
+    ranked = [
+        (_bound(state, c.attacker, c.defender, c.defending_zone), i, c)
+        for i, c in enumerate(integration.candidates(state, side))
+    ]
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    return ranked
+
+
+def _measured_score(
+    state: ArmadaState, found: integration.Candidate, geometry: atk.Geometry
+) -> float:
+    """:func:`_score` of a checked pair from the geometry its check measured (the same
+    remembered measurement and attacker input :func:`_score` reads)."""
+    attacker = found.attacker
+    band = "close" if attacker.kind == "squadron" else geometry.range or "long"
+    return _scored(state, attacker, found.defender, found.defending_zone, band, geometry.obstructed)
+
+
 def best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
     """The bot's attack now, or None (nothing worth declaring): the legal attack of the
-    highest score (the first listed on a tie), if it scores at least :data:`MIN_EXPECTED`.
+    highest score (the first declared on a tie), if it scores at least :data:`MIN_EXPECTED`.
 
-    A pair whose score's bound (:func:`_bound`) is below :data:`MIN_EXPECTED` or no higher than
-    the best score so far is not measured: it could not be chosen (a later pair wins only by
-    scoring strictly more), so the answer is that of scoring every legal attack."""
-    top: list[tuple[float, DeclareAttack]] = []
-
-    def beaten(attacker: atk.Attacker, defender: str, defending_zone: Zone | None) -> bool:
-        bound = _bound(state, attacker, defender, defending_zone)
-        return bound < MIN_EXPECTED or (bool(top) and bound <= top[0][0])
-
-    for order in integration._declarations(state, side, beaten):
-        score = _score(state, order)
-        if not top or score > top[0][0]:
-            top[:] = [(score, order)]
-    if not top or top[0][0] < MIN_EXPECTED:
+    The pairs are checked and measured highest score bound first (:func:`_bound`), and only
+    while one could still win: a pair whose bound is below :data:`MIN_EXPECTED`, or below the
+    best score so far (equal to it and declared later), could not be chosen, nor could any
+    after it. So the answer is that of scoring every legal attack, for a few measurements."""
+    check = integration.target_check(state)
+    best: tuple[float, int, integration.Candidate] | None = None
+    for bound, i, found in _ranked(state, side):
+        if bound < MIN_EXPECTED or (best is not None and (bound, -i) <= (best[0], -best[1])):
+            break
+        geometry = check(found)
+        if geometry is None:
+            continue
+        score = _measured_score(state, found, geometry)
+        if best is None or (score, -i) > (best[0], -best[1]):
+            best = (score, i, found)
+    if best is None or best[0] < MIN_EXPECTED:
         return None
-    return top[0][1]
+    found = best[2]
+    return DeclareAttack(
+        attacker=found.unit,
+        zone=found.zone,
+        defender=found.defender,
+        defending_zone=found.defending_zone,
+    )
 
 
 def worth_attacking(state: ArmadaState, side: str) -> bool:
     """Whether :func:`best_attack` would declare an attack (``best_attack(...) is not None``):
-    some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one instead of
-    scoring them all (the bot's trial of a squadron attacking from where it stands), and
-    measures no pair whose bound (:func:`_bound`) is below it."""
-
-    def hopeless(attacker: atk.Attacker, defender: str, defending_zone: Zone | None) -> bool:
-        return _bound(state, attacker, defender, defending_zone) < MIN_EXPECTED
-
-    return any(
-        _score(state, order) >= MIN_EXPECTED
-        for order in integration._declarations(state, side, hopeless)
-    )
+    some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one, highest
+    bound first, and measures no pair whose bound (:func:`_bound`) is below it (the bot's trial
+    of a squadron attacking from where it stands)."""
+    check = integration.target_check(state)
+    for bound, _, found in _ranked(state, side):
+        if bound < MIN_EXPECTED:
+            return False
+        geometry = check(found)
+        if geometry is not None and _measured_score(state, found, geometry) >= MIN_EXPECTED:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- inside an attack

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
@@ -224,23 +224,40 @@ def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     return list(_declarations(state, side))
 
 
-Skip = Callable[[atk.Attacker, str, Zone | None], bool]
-"""A caller's test, asked before a pair is measured: True leaves the pair out unchecked."""
+class Candidate(NamedTuple):
+    """A pair the phase and the cheap pre-checks let through, not yet measured: the attacking
+    ``unit`` and its ``zone`` (None: a squadron), the attacker's input, the ``defender`` and its
+    ``defending_zone``, and the measurement memo's first-level key parts (``where``,
+    ``attacker_at``, ``defender_at``; :func:`.attack_inputs.measure_keyed`). A plain tuple: the
+    legal-attack search makes many and declares few."""
+
+    unit: str
+    zone: Zone | None
+    attacker: atk.Attacker
+    defender: str
+    defending_zone: Zone | None
+    keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]]
 
 
-def _declarations(
-    state: ArmadaState, side: str | None, skip: Skip | None = None
-) -> Iterator[DeclareAttack]:
+def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttack]:
     """:func:`declarations`, one at a time: the same checks as :func:`legal_declaration`, in
-    its order, with what depends only on the attacking zone (the phase's checks, the
-    attacker's input) or only on the defending zone (the defender's input) built once per
-    zone instead of once per pair.
+    its order (:func:`candidates`, then :func:`target_check`)."""
+    check = target_check(state)
+    for found in candidates(state, side):
+        if check(found) is not None:
+            yield DeclareAttack(
+                attacker=found.unit,
+                zone=found.zone,
+                defender=found.defender,
+                defending_zone=found.defending_zone,
+            )
 
-    ``skip(attacker input, defender, defending zone)``, when given, is asked once the attacker's
-    input is built, before the defender's input and the measurement (the costly parts): True
-    leaves the pair out, legal or not. The bot passes a bound on the attack's score
-    (:func:`.attack_bot.best_attack`): a pair that cannot beat the best attack found so far
-    need not be measured."""
+
+def candidates(state: ArmadaState, side: str | None) -> Iterator[Candidate]:
+    """The pairs :func:`declarations` checks, in its order, each with what the checks before
+    the defender's input let through: the phase's checks and the attacker's input (built once
+    per zone), and a ship's remembered pre-check (:func:`_plausible_keyed`). A pair is a legal
+    attack when :func:`target_check` gives its geometry."""
     if side is None or state.attack is not None or state.dealings or state.obstacle_choice:
         return
     attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
@@ -256,7 +273,6 @@ def _declarations(
     current = state.squadron_activation
     if current is not None:
         attackers = [(current.squadron, (None,))]
-    defenders: dict[tuple[str, Zone | None], Defender | None] = {}
     where = positions(state)  # the memo keys' parts, built once for every pair below
     keys: dict[str, tuple[Any, ...]] = {}
     for unit, zones in attackers:
@@ -277,24 +293,36 @@ def _declarations(
                 if attacker is None:
                     break  # the phase refuses this zone's every attack
                 for dzone in defending_zones(state, defender_id):
-                    if skip is not None and skip(attacker, defender_id, dzone):
-                        continue
-                    key = (defender_id, dzone)
-                    if key not in defenders:
-                        defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
-                    defender = defenders[key]
-                    if defender is not None and _target_ok(
-                        state,
-                        attacker,
-                        zone,
-                        defender_id,
-                        dzone,
-                        defender,
-                        (where, unit_at, defender_at),
-                    ):
-                        yield DeclareAttack(
-                            attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
-                        )
+                    yield Candidate(
+                        unit, zone, attacker, defender_id, dzone, (where, unit_at, defender_at)
+                    )
+
+
+def target_check(state: ArmadaState) -> Callable[[Candidate], atk.Geometry | None]:
+    """The rest of :func:`legal_declaration` for a :func:`candidates` pair of ``state``: the
+    defender's input (built once per defending zone for every pair asked of this check), the
+    squadron's distance bound, the measurement and the pipeline's target checks. The check
+    gives the measured geometry of a legal attack, None for a refused one."""
+    defenders: dict[tuple[str, Zone | None], Defender | None] = {}
+
+    def check(found: Candidate) -> atk.Geometry | None:
+        key = (found.defender, found.defending_zone)
+        if key not in defenders:
+            defenders[key] = _refused_or(defender_input, state, *key)
+        defender = defenders[key]
+        if defender is None:
+            return None
+        return _target_geometry(
+            state,
+            found.attacker,
+            found.zone,
+            found.defender,
+            found.defending_zone,
+            defender,
+            found.keys,
+        )
+
+    return check
 
 
 _T = TypeVar("_T")
@@ -324,7 +352,7 @@ def _checked_attacker(
     return attacker_input(state, unit, zone)
 
 
-def _target_ok(
+def _target_geometry(
     state: ArmadaState,
     attacker: atk.Attacker,
     zone: Zone | None,
@@ -332,22 +360,23 @@ def _target_ok(
     dzone: Zone | None,
     defender: Defender,
     keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]],
-) -> bool:
+) -> atk.Geometry | None:
     """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
-    distance bound, the measurement and the pipeline's target checks. ``keys`` are the
-    measurement memo's first-level parts (:func:`.attack_inputs.measure_keyed`)."""
+    distance bound, the measurement and the pipeline's target checks; the measured geometry,
+    or None when refused. ``keys`` are the measurement memo's first-level parts
+    (:func:`.attack_inputs.measure_keyed`)."""
     where, attacker_at, defender_at = keys
 
-    def check() -> bool:
+    def check() -> atk.Geometry | None:
         if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
-            return False
+            return None
         geometry = measure_keyed(
             state, where, attacker.id, attacker_at, zone, defender_id, defender_at, dzone
         ).geometry
         pipeline.check_target(attacker, defender, geometry, state.data.damage)
-        return True
+        return geometry
 
-    return bool(_refused_or(check))  # None: refused
+    return _refused_or(check)  # None: refused
 
 
 def _enemies(state: ArmadaState, unit: str) -> list[str]:
