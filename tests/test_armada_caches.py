@@ -37,7 +37,7 @@ from domain.rulesets.armada.attack_inputs import (
     defending_zones,
     measure,
 )
-from domain.rulesets.armada.attack_state import ShipDefender, SquadronDefender
+from domain.rulesets.armada.attack_state import Attacker, ShipDefender, SquadronDefender
 from domain.rulesets.armada.commands import DeclareAttack
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.geometry import ZONES, Disc
@@ -117,8 +117,8 @@ def test_measurements_and_engagements_equal_fresh_ones(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
-    """A ship's hull, each defender's input and each ship attacker's input, as remembered,
-    equal the ones built from the state alone."""
+    """A ship's hull, each defender's input and each attacker's input (ships' and squadrons'),
+    as remembered, equal the ones built from the state alone."""
     for state in _states(seed):
         for ship in state.ships.values():
             card = state.data.ships.get(ship.card)
@@ -142,6 +142,21 @@ def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
                 fresh = _ship_attacker(ship, card, state.activation, zone)
                 assert attacker_input(state, ship.id, zone) == fresh
         for squadron in state.squadrons.values():
+            card_ = state.squadron_card(squadron.id)
+            engaging = _engaged_with(state, squadron.id)
+            # (engagements are remembered for squadrons in play only, as measurements)
+            assert not squadron.in_play or attacker_input(state, squadron.id, None) == Attacker(
+                id=squadron.id,
+                side=squadron.side,
+                kind="squadron",
+                battery=card_.battery,
+                anti_squadron=card_.anti_squadron,
+                keywords=tuple(card_.keywords),
+                engaged=bool(engaging),
+                engaged_with_escort=any(
+                    "escort" in state.squadron_card(s).keywords for s in engaging
+                ),
+            )
             assert defender_input(state, squadron.id, None) == SquadronDefender(
                 id=squadron.id,
                 side=squadron.side,
