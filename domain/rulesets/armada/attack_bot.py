@@ -171,10 +171,16 @@ def best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
 def worth_attacking(state: ArmadaState, side: str) -> bool:
     """Whether :func:`best_attack` would declare an attack (``best_attack(...) is not None``):
     some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one, highest
-    bound first, and measures no pair whose bound (:func:`_bound`) is below it (the bot's trial
-    of a squadron attacking from where it stands)."""
+    bound first and then nearest target first (:func:`.integration.nearest_first`), and
+    measures no pair whose bound (:func:`_bound`) is below it (the bot's trial of a squadron
+    attacking from where it stands)."""
     check = integration.target_check(state)
-    for bound, _, found in _ranked(state, side):
+    ranked = [
+        (_bound(state, c.attacker, c.defender, c.defending_zone), c)
+        for c in integration.nearest_first(state, integration.candidates(state, side))
+    ]
+    ranked.sort(key=lambda t: -t[0])  # stable: nearest first among equal bounds
+    for bound, found in ranked:
         if bound < MIN_EXPECTED:
             return False
         geometry = check(found)

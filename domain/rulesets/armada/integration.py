@@ -22,7 +22,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
@@ -300,12 +300,20 @@ def candidates(state: ArmadaState, side: str | None) -> Iterator[Candidate]:
 
 def target_check(state: ArmadaState) -> Callable[[Candidate], atk.Geometry | None]:
     """The rest of :func:`legal_declaration` for a :func:`candidates` pair of ``state``: the
-    defender's input (built once per defending zone for every pair asked of this check), the
-    squadron's distance bound, the measurement and the pipeline's target checks. The check
+    squadron's distance bound, the defender's input (built once per defending zone for every
+    pair asked of this check), the measurement and the pipeline's target checks. The check
     gives the measured geometry of a legal attack, None for a refused one."""
     defenders: dict[tuple[str, Zone | None], Defender | None] = {}
+    far: dict[tuple[str, str], bool] = {}  # per squadron and target, not per defending zone
 
     def check(found: Candidate) -> atk.Geometry | None:
+        attacker = found.attacker
+        if attacker.kind == "squadron":
+            pair = (attacker.id, found.defender)
+            if pair not in far:
+                far[pair] = _far(state, *pair)
+            if far[pair]:
+                return None  # the cheap bound first: refused whatever the defender's input
         key = (found.defender, found.defending_zone)
         if key not in defenders:
             defenders[key] = _refused_or(defender_input, state, *key)
@@ -361,15 +369,13 @@ def _target_geometry(
     defender: Defender,
     keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]],
 ) -> atk.Geometry | None:
-    """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
-    distance bound, the measurement and the pipeline's target checks; the measured geometry,
-    or None when refused. ``keys`` are the measurement memo's first-level parts
+    """The rest of :func:`legal_declaration` once both inputs are built and the squadron's cheap
+    distance bound passed: the measurement and the pipeline's target checks; the measured
+    geometry, or None when refused. ``keys`` are the measurement memo's first-level parts
     (:func:`.attack_inputs.measure_keyed`)."""
     where, attacker_at, defender_at = keys
 
     def check() -> atk.Geometry | None:
-        if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
-            return None
         geometry = measure_keyed(
             state, where, attacker.id, attacker_at, zone, defender_id, defender_at, dzone
         ).geometry
@@ -539,9 +545,21 @@ def commands(state: ArmadaState, side: str | None) -> list[BaseModel]:
 
 
 def squadron_can_attack(state: ArmadaState, squadron: str) -> bool:
-    """Whether the activating ``squadron`` has a target it may attack now."""
+    """Whether the activating ``squadron`` has a target it may attack now: whether any
+    :func:`declarations` pair is legal. One is enough, so the pairs are checked nearest
+    target first (:func:`nearest_first`), where a legal one usually is."""
     side = state.squadrons[squadron].side
-    return next(_declarations(state, side), None) is not None  # one is enough
+    check = target_check(state)
+    return any(check(found) is not None for found in nearest_first(state, candidates(state, side)))
+
+
+def nearest_first(state: ArmadaState, found: Iterable[Candidate]) -> list[Candidate]:
+    """The candidate pairs, nearest target (centre to centre) first, then in their order: for
+    a search that stops at the first legal pair (an attack needs its target close: distance
+    1 for a squadron), wherever that pair stands in the list."""
+    return sorted(
+        found, key=lambda c: math.dist(_centre(state, c.unit), _centre(state, c.defender))
+    )
 
 
 # --------------------------------------------------------------------------- evolve
