@@ -131,12 +131,10 @@ def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender
         if zone is None:
             raise InvalidCommand("name the defending hull zone (`defending_zone`) of a ship")
         ship = state.ships[unit]
-        # unvalidated: the hull is a validated model, the zone and size are its fields' values
-        # (a test checks it equals the validated model)
         return remembered(
             (ship, state.data),
             ("defender", zone),
-            lambda: ShipDefender.model_construct(
+            lambda: ShipDefender(
                 **dict(hull_of(state, unit)), zone=zone, size=state.card(unit).size
             ),
         )

@@ -356,13 +356,8 @@ def begin(
     geometry: Geometry,
     options: AttackOptions | None = None,
 ) -> AttackState:
-    """The attack right after its ``AttackDeclared`` (no checks: :func:`declare` makes them).
-
-    Built without validation (``model_construct``): every part is already a validated model
-    or a literal of its field, so validating would hand back the same objects at the cost of
-    a pydantic pass per attack declared (twice: the pipeline's and the fold's); a test
-    checks it equals the validated model."""
-    return AttackState.model_construct(
+    """The attack right after its ``AttackDeclared`` (no checks: :func:`declare` makes them)."""
+    return AttackState(
         attacker=attacker,
         defender=defender,
         geometry=geometry,
