@@ -637,3 +637,31 @@ def test_room_touching_with_shapes_near_and_far_equals_the_cut_by_every_shape() 
         ]
         kept = overlap.room_touching(ship, 17.3, 0.5, area, bases, discs)
         assert _same_shape(kept, _reference_room(ship, 17.3, 0.5, area, bases, discs))
+
+
+def test_a_decisions_folder_equals_folding_from_the_start() -> None:
+    """``rules._Folder`` (a decision's folds, each going on from the last fold of the same
+    state when its events begin with that fold's) gives the states ``fold_all`` gives, for the
+    growing event lists of a bot game's orders, with folds from other states in between."""
+    from domain.rulesets.armada.rules import _Folder, fold_all
+
+    data = json.loads(SCENARIO.read_text())
+    gid = str(uuid.uuid5(uuid.NAMESPACE_URL, "armada-caches-folder"))
+    game = FastGame.new(header_for("armada", data, game_id=gid, seed=5))
+    went_on = 0
+    for _ in range(400):
+        before = game.rules
+        step = game.bot_step(5)
+        if step is None:
+            break
+        events = step[2]
+        folder = _Folder()
+        grown: list[Any] = []
+        for event in events:
+            grown.append(event)  # one list growing in place, as a decider's
+            assert folder(before, grown) == fold_all(before, grown)
+            middle = fold_all(before, grown[:1])
+            assert folder(middle, grown[1:]) == fold_all(middle, grown[1:])
+            went_on += len(grown) > 1
+        assert folder(before, events) == game.rules
+    assert went_on > 0
