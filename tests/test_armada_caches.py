@@ -665,3 +665,51 @@ def test_a_decisions_folder_equals_folding_from_the_start() -> None:
             went_on += len(grown) > 1
         assert folder(before, events) == game.rules
     assert went_on > 0
+
+
+def _reference_additional_targets(state: ArmadaState) -> list[Any]:
+    """``integration.additional_targets`` before its pre-check: every enemy squadron in play
+    not yet targeted, measured and checked."""
+    from domain.errors import IllegalCommand
+    from domain.rulesets.armada import attack as pipeline
+    from domain.rulesets.armada.commands import AdditionalTarget
+
+    attack = state.attack
+    assert attack is not None
+    found = []
+    for squadron in state.squadrons.values():
+        if not squadron.in_play or squadron.side == attack.attacker.side:
+            continue
+        if squadron.id in attack.targeted:
+            continue
+        defender = defender_input(state, squadron.id, None)
+        geometry = _measure(
+            state, attack.attacker.id, attack.attacker.zone, squadron.id, None, False
+        ).geometry
+        engaged = any(s != attack.attacker.id for s in _engaged_with(state, squadron.id))
+        geometry = geometry.model_copy(update={"defender_engaged": engaged})
+        try:
+            pipeline.check_target(attack.attacker, defender, geometry, state.data.damage)
+        except IllegalCommand:
+            continue
+        found.append(AdditionalTarget(squadron=squadron.id))
+    return found
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_additional_targets_with_the_pre_check_equal_every_squadron_checked(seed: int) -> None:
+    """SWA-ATK 6: the squadrons an attack may target next, listed after the arc-and-range
+    pre-check, are those of measuring and checking every enemy squadron, for every attack in
+    progress in a game taken to its additional-target step; and some are listed."""
+    from domain.frozen import changed
+
+    listed = 0
+    for state in _states(seed):
+        attack = state.attack
+        if attack is None or attack.attacker.kind != "ship":
+            continue
+        trial = changed(state, attack=changed(attack, step="additional"))
+        expected = _reference_additional_targets(trial)
+        assert integration.additional_targets(trial) == expected
+        listed += len(expected)
+    assert listed > 0

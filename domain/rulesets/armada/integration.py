@@ -516,6 +516,9 @@ def additional_targets(state: ArmadaState) -> list[AdditionalTarget]:
             continue
         if squadron.id in attack.targeted:
             continue
+        zone = attack.attacker.zone
+        if zone is not None and not _plausible(state, attack.attacker.id, zone, squadron.id):
+            continue  # not in the zone's arc or beyond long range: refused, unmeasured
         defender = defender_input(state, squadron.id, None)
         geometry = measure(
             state, attack.attacker.id, attack.attacker.zone, squadron.id, None
