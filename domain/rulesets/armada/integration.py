@@ -284,7 +284,7 @@ def candidates(state: ArmadaState, side: str | None) -> Iterator[Candidate]:
                 if defender_at is None:
                     defender_at = keys[defender_id] = unit_key(state, defender_id)
                 if zone is not None and not _plausible_keyed(
-                    state, where, unit, unit_at, zone, defender_id, defender_at
+                    state, unit, unit_at, zone, defender_id, defender_at
                 ):
                     continue
                 if not built:
@@ -420,12 +420,11 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
 def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) -> bool:
     """Cheap necessary conditions before measuring: a ship's target touches the zone's arc
     and lies within long range of its base; a squadron's lies near distance 1. Remembered per
-    where everything stands (:func:`.geocache.positions`)."""
+    the two units' keys (:func:`_plausible_keyed`)."""
     if zone is None:
         return True
     return _plausible_keyed(
         state,
-        positions(state),
         unit,
         unit_key(state, unit),
         zone,
@@ -436,16 +435,19 @@ def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) 
 
 def _plausible_keyed(
     state: ArmadaState,
-    where: tuple[int, int, int],
     unit: str,
     unit_at: tuple[Any, ...],
     zone: Zone,
     defender: str,
     defender_at: tuple[Any, ...],
 ) -> bool:
-    """:func:`_plausible` with its memo key's parts built by the caller (the same key)."""
+    """:func:`_plausible` with its memo key's parts built by the caller (the same key). The
+    answer reads nothing but the two units' keys (:func:`.geocache.unit_key`: card and pose,
+    or a squadron's position) and the game data, so it is kept per pair of keys alone: it
+    stays valid while other units move (the pre-check is asked for every pair after every
+    order)."""
     return state.data.memo(
-        ("plausible", where, unit_at, zone, defender_at),
+        ("plausible", unit_at, zone, defender_at),
         lambda: _plausible_here(state, unit, zone, defender),
     )
 
