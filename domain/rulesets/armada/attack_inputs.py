@@ -64,9 +64,13 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
         ship = state.ships[unit]
         data = state.data
         activation = state.activation
+        # the two things _ship_attacker reads of the activation, as values: the activation
+        # changes at every order of it, these seldom
+        dial = activation is not None and activation.ship == ship.id and activation.dial
+        targets = activation.ship_targets if activation is not None else 0
         return remembered(
-            (ship, data, activation),
-            ("attacker", zone),
+            (ship, data),
+            ("attacker", zone, dial == "concentrate_fire", targets),
             lambda: _ship_attacker(ship, data.ships.get(ship.card), activation, zone),
         )
     if unit in state.squadrons:
