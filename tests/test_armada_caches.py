@@ -713,3 +713,62 @@ def test_additional_targets_with_the_pre_check_equal_every_squadron_checked(seed
         assert integration.additional_targets(trial) == expected
         listed += len(expected)
     assert listed > 0
+
+
+def _random_rooms(rng: random.Random) -> Iterator[Any]:
+    """Rooms as the bot meets them: a ring around a turned base cut by discs and the table's
+    edge (a line, several lines, or nothing), and a few plain lines and points."""
+    from domain.rulesets.armada.data import PlayArea
+
+    area = PlayArea(width=914.4, height=914.4)
+    base = shapely.Polygon([(0, 0), (43, 0), (43, 71), (0, 71)])
+    for _ in range(150):
+        x, y = rng.uniform(-20, 900), rng.uniform(-20, 900)
+        ship = shapely.affinity.translate(shapely.affinity.rotate(base, rng.uniform(0, 360)), x, y)
+        discs = [
+            Disc((x + rng.uniform(-80, 120), y + rng.uniform(-80, 120)), 17.3)
+            for _ in range(rng.randint(0, 5))
+        ]
+        yield overlap.room_touching(ship, 17.3, 0.5, area, [], discs)
+    yield LineString([(0, 0), (13.7, 4.1), (20.3, 30.9)])
+    yield shapely.MultiPoint([(3.0, 4.0), (5.5, 1.25)])
+    yield shapely.GeometryCollection([Point(7.0, 7.0), LineString([(1, 1), (9, 3)])])
+
+
+def test_rough_points_along_a_line_are_within_the_slack_of_geos() -> None:
+    """The bot's rough interpolation (numpy) is within a thousandth of ``NEAR_SLACK`` of
+    GEOS's points, on rooms like the bot's."""
+    import numpy as np
+
+    rng = random.Random(11)
+    worst = 0.0
+    for room in _random_rooms(rng):
+        for part in getattr(room, "geoms", [room]):
+            if part.is_empty or part.geom_type == "Point":
+                continue
+            n = max(2, math.ceil(part.length / 2.0) + 1)
+            fractions = [i / (n - 1) for i in range(n)]
+            exact = shapely.get_coordinates(shapely.line_interpolate_point(part, fractions, True))
+            rough = bot._rough_along(np.asarray(part.coords, dtype=float), fractions)
+            worst = max(worst, float(np.abs(exact - rough).max()))
+    assert worst < bot.NEAR_SLACK / 1000
+
+
+def test_the_nearest_legal_point_along_a_room_is_the_first_of_all_sorted() -> None:
+    """``_nearest_along`` (GEOS's points computed for the nearest few) gives the point of
+    sorting every point along the room and taking the first legal one, for legality tests
+    that refuse none, the nearest points, a random share, or all."""
+    rng = random.Random(12)
+    for room in _random_rooms(rng):
+        origin = (rng.uniform(-50, 950), rng.uniform(-50, 950))
+        ordered = sorted(bot._along(room), key=lambda p: (math.dist(p, origin), p))
+        refusals: list[set[Any]] = [
+            set(),
+            set(ordered[: rng.randint(1, 40)]),
+            {p for p in ordered if rng.random() < 0.5},
+            set(ordered),
+        ]
+        for refused in refusals:
+            expected = next((p for p in ordered if p not in refused), None)
+            found = bot._nearest_along(room, origin, lambda p, r=refused: p not in r)
+            assert found == expected
