@@ -399,9 +399,19 @@ def _keyed_pool_odds(
     if found is None:
         if len(_KEYED_POOL_ODDS) >= 4096:
             _KEYED_POOL_ODDS.clear()
-        found = _pool_odds(pool_distribution(pool, score), value)
+        # the distribution once per pool and key, whatever the value rolled
+        dist = _KEYED_DISTRIBUTIONS.get((pool, key))
+        if dist is None:
+            if len(_KEYED_DISTRIBUTIONS) >= 1024:
+                _KEYED_DISTRIBUTIONS.clear()
+            dist = _KEYED_DISTRIBUTIONS[(pool, key)] = pool_distribution(pool, score)
+        found = _pool_odds(dist, value)
         _KEYED_POOL_ODDS[(pool, key, value)] = found
     return found
+
+
+_KEYED_DISTRIBUTIONS: dict[tuple[tuple[CustomDie, ...], Hashable], dict[int, Fraction]] = {}
+"""A keyed pool's score distribution (read, never changed) per pool and score key."""
 
 
 def _pool_odds(dist: dict[int, Fraction], value: int) -> tuple[str, str, str]:

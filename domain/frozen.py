@@ -19,9 +19,10 @@ M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
 
 
-_FIELDS: dict[type[BaseModel], tuple[frozenset[str], bool]] = {}
-"""Per model class: its field names and whether it is frozen (a plain dict look-up is cheaper
-than the ``cache`` wrapper's on every call)."""
+_FIELDS: dict[type[BaseModel], tuple[frozenset[str], bool, Any]] = {}
+"""Per model class: its field names, whether it is frozen and its ``__new__`` (a plain dict
+look-up is cheaper than the ``cache`` wrapper's, or than finding ``__new__`` on the class, on
+every call)."""
 
 
 @cache
@@ -39,15 +40,19 @@ def changed(model: M, /, **update: Any) -> M:
     cls = type(model)
     found = _FIELDS.get(cls)
     if found is None:
-        found = _FIELDS[cls] = (_fields(cls), bool(cls.model_config.get("frozen")))
-    fields, frozen = found
+        found = _FIELDS[cls] = (
+            _fields(cls),
+            bool(cls.model_config.get("frozen")),
+            cls.__new__,
+        )
+    fields, frozen, new_of = found
     keys = update.keys()
     if not keys <= fields:
         unknown = ", ".join(sorted(keys - fields))
         raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
     if model.__pydantic_extra__ or model.__pydantic_private__:
         return model.model_copy(update=update)  # rare models with extra or private data
-    new = cls.__new__(cls)
+    new = new_of(cls)
     values = model.__dict__.copy()
     values.update(update)
     fields_set = model.__pydantic_fields_set__

@@ -37,7 +37,7 @@ from domain.rulesets.armada.attack_inputs import (
     defending_zones,
     measure,
 )
-from domain.rulesets.armada.attack_state import ShipDefender, SquadronDefender
+from domain.rulesets.armada.attack_state import Attacker, ShipDefender, SquadronDefender
 from domain.rulesets.armada.commands import DeclareAttack
 from domain.rulesets.armada.damage_dealing import hull_of
 from domain.rulesets.armada.geometry import ZONES, Disc
@@ -117,8 +117,8 @@ def test_measurements_and_engagements_equal_fresh_ones(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
-    """A ship's hull, each defender's input and each ship attacker's input, as remembered,
-    equal the ones built from the state alone."""
+    """A ship's hull, each defender's input and each attacker's input (ships' and squadrons'),
+    as remembered, equal the ones built from the state alone."""
     for state in _states(seed):
         for ship in state.ships.values():
             card = state.data.ships.get(ship.card)
@@ -142,6 +142,21 @@ def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
                 fresh = _ship_attacker(ship, card, state.activation, zone)
                 assert attacker_input(state, ship.id, zone) == fresh
         for squadron in state.squadrons.values():
+            card_ = state.squadron_card(squadron.id)
+            engaging = _engaged_with(state, squadron.id)
+            # (engagements are remembered for squadrons in play only, as measurements)
+            assert not squadron.in_play or attacker_input(state, squadron.id, None) == Attacker(
+                id=squadron.id,
+                side=squadron.side,
+                kind="squadron",
+                battery=card_.battery,
+                anti_squadron=card_.anti_squadron,
+                keywords=tuple(card_.keywords),
+                engaged=bool(engaging),
+                engaged_with_escort=any(
+                    "escort" in state.squadron_card(s).keywords for s in engaging
+                ),
+            )
             assert defender_input(state, squadron.id, None) == SquadronDefender(
                 id=squadron.id,
                 side=squadron.side,
@@ -284,6 +299,51 @@ def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> No
                 assert worth_attacking(trial, side) == expected
                 worth += expected
     assert worth > 0  # some were worth it
+
+
+def _reference_best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
+    """The bot's attack as chosen before the bound: every legal attack scored, the highest
+    (the first on a tie) if it reaches ``MIN_EXPECTED``."""
+    from domain.rulesets.armada.attack_bot import MIN_EXPECTED, _score
+
+    scored = [(_score(state, o), i, o) for i, o in enumerate(integration.declarations(state, side))]
+    if not scored:
+        return None
+    score, _, order = max(scored, key=lambda t: (t[0], -t[1]))
+    return order if score >= MIN_EXPECTED else None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_best_attack_with_the_score_bound_is_the_best_of_all_scored(seed: int) -> None:
+    """``best_attack`` (pairs whose score bound cannot win are not measured) picks the attack
+    that scoring every legal one picks, for the states of a game and the bot's squadron
+    trials; every bound is at least the score it bounds; and the bound is not idle."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.attack_bot import _bound, _score, best_attack
+    from domain.rulesets.armada.squadron_phase import ready_squadrons
+    from domain.rulesets.armada.state import SquadronActivation
+
+    chosen = loose = 0
+    for state in _states(seed):
+        for side in to_act(state):
+            assert side is not None
+            trials = [state]
+            if state.attacks_allowed() and state.squadron_activation is None:
+                trials += [
+                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+                    for sq in ready_squadrons(state, side)
+                ]
+            for trial in trials:
+                expected = _reference_best_attack(trial, side)
+                assert best_attack(trial, side) == expected
+                chosen += expected is not None
+                for order in integration.declarations(trial, side):
+                    attacker = attacker_input(trial, order.attacker, order.zone)
+                    bound = _bound(trial, attacker, order.defender, order.defending_zone)
+                    score = _score(trial, order)
+                    assert bound >= score
+                    loose += bound > score
+    assert chosen > 0 and loose > 0
 
 
 @pytest.mark.parametrize("crits", [False, True])
@@ -482,3 +542,233 @@ def test_positions_remembered_for_the_last_state_equal_fresh_ones(seed: int) -> 
         assert kept == fresh(state)
         assert geocache.positions(before) == fresh(before)
         assert geocache.positions(state) == kept
+
+
+def _reference_room(
+    ship: Any, radius: float, gap: float, area: Any, bases: list[Any], discs: list[Disc]
+) -> Any:
+    """``overlap.room_touching`` as it was: every shape buffered afresh, all of them united
+    and cut from the ring."""
+    ring = ship.buffer(radius + gap / 2, quad_segs=32).exterior
+    margin = overlap.ROOM_MARGIN
+    blocked = [b.buffer(radius + margin, quad_segs=32) for b in bases]
+    blocked += [d.point.buffer(d.radius + radius + margin, quad_segs=32) for d in discs]
+    inside = box(
+        radius + margin,
+        radius + margin,
+        area.width - radius - margin,
+        area.height - radius - margin,
+    )
+    free = ring.intersection(inside)
+    if blocked:
+        free = free.difference(shapely.union_all(blocked))
+    return free
+
+
+def _same_shape(a: Any, b: Any) -> bool:
+    """The same geometry, coordinate for coordinate and part for part (the bot samples points
+    along it from its start), or both empty."""
+    if a.is_empty or b.is_empty:
+        return bool(a.is_empty and b.is_empty)
+    return a.geom_type == b.geom_type and bool(shapely.equals_exact(a, b, 0.0))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_room_beside_a_ship_equals_the_cut_by_every_shape(seed: int) -> None:
+    """The room beside each ship in play for a squadron (shapes remembered, only those that can
+    reach the ring cut from it) is the room cut by every other base and disc, for every ship
+    of the states of a game; and the filter is not idle."""
+    from domain.rulesets.armada.maneuvering import TOUCH, room_beside
+
+    left_out = 0
+    for state in _states(seed):
+        geometry = state.data.geometry
+        discs = [state.disc(s.id) for s in state.squadrons.values() if s.in_play]
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            bases = [
+                state.placed(s.id).base
+                for s in state.ships.values()
+                if s.in_play and s.id != ship.id
+            ]
+            fresh = _reference_room(
+                state.placed(ship.id).base,
+                geometry.squadron_base_radius,
+                TOUCH,
+                geometry.play_area,
+                bases,
+                discs,
+            )
+            assert _same_shape(room_beside(state, ship.id, discs), fresh)
+            radius = geometry.squadron_base_radius
+            ring = state.placed(ship.id).base.buffer(radius + TOUCH / 2, quad_segs=32).exterior
+            blocked = [overlap._buffered(b, radius + overlap.ROOM_MARGIN) for b in bases]
+            blocked += [
+                overlap._buffered(d, d.radius + radius + overlap.ROOM_MARGIN) for d in discs
+            ]
+            left_out += len(overlap._reaching(ring.bounds, blocked)) < len(blocked)
+    assert left_out > 0
+
+
+def test_room_touching_with_shapes_near_and_far_equals_the_cut_by_every_shape() -> None:
+    """Random ships, bases and discs, some overlapping the ring, some far, some touching each
+    other: the same room as cutting every shape."""
+    from domain.rulesets.armada.data import PlayArea
+
+    rng = random.Random(2024)
+    area = PlayArea(width=914.4, height=914.4)
+    base = shapely.Polygon([(0, 0), (43, 0), (43, 71), (0, 71)])
+
+    def placed(x: float, y: float) -> Any:
+        return shapely.affinity.translate(shapely.affinity.rotate(base, rng.uniform(0, 360)), x, y)
+
+    for _ in range(600):
+        cx, cy = rng.uniform(0, 914.4), rng.uniform(0, 914.4)
+        ship = placed(cx, cy)
+        spread = rng.choice([60.0, 150.0, 500.0])
+        bases = [
+            placed(cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread))
+            for _ in range(rng.randint(0, 3))
+        ]
+        discs = [
+            Disc((cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread)), 17.3)
+            for _ in range(rng.randint(0, 6))
+        ]
+        kept = overlap.room_touching(ship, 17.3, 0.5, area, bases, discs)
+        assert _same_shape(kept, _reference_room(ship, 17.3, 0.5, area, bases, discs))
+
+
+def test_a_decisions_folder_equals_folding_from_the_start() -> None:
+    """``rules._Folder`` (a decision's folds, each going on from the last fold of the same
+    state when its events begin with that fold's) gives the states ``fold_all`` gives, for the
+    growing event lists of a bot game's orders, with folds from other states in between."""
+    from domain.rulesets.armada.rules import _Folder, fold_all
+
+    data = json.loads(SCENARIO.read_text())
+    gid = str(uuid.uuid5(uuid.NAMESPACE_URL, "armada-caches-folder"))
+    game = FastGame.new(header_for("armada", data, game_id=gid, seed=5))
+    went_on = 0
+    for _ in range(400):
+        before = game.rules
+        step = game.bot_step(5)
+        if step is None:
+            break
+        events = step[2]
+        folder = _Folder()
+        grown: list[Any] = []
+        for event in events:
+            grown.append(event)  # one list growing in place, as a decider's
+            assert folder(before, grown) == fold_all(before, grown)
+            middle = fold_all(before, grown[:1])
+            assert folder(middle, grown[1:]) == fold_all(middle, grown[1:])
+            went_on += len(grown) > 1
+        assert folder(before, events) == game.rules
+    assert went_on > 0
+
+
+def _reference_additional_targets(state: ArmadaState) -> list[Any]:
+    """``integration.additional_targets`` before its pre-check: every enemy squadron in play
+    not yet targeted, measured and checked."""
+    from domain.errors import IllegalCommand
+    from domain.rulesets.armada import attack as pipeline
+    from domain.rulesets.armada.commands import AdditionalTarget
+
+    attack = state.attack
+    assert attack is not None
+    found = []
+    for squadron in state.squadrons.values():
+        if not squadron.in_play or squadron.side == attack.attacker.side:
+            continue
+        if squadron.id in attack.targeted:
+            continue
+        defender = defender_input(state, squadron.id, None)
+        geometry = _measure(
+            state, attack.attacker.id, attack.attacker.zone, squadron.id, None, False
+        ).geometry
+        engaged = any(s != attack.attacker.id for s in _engaged_with(state, squadron.id))
+        geometry = geometry.model_copy(update={"defender_engaged": engaged})
+        try:
+            pipeline.check_target(attack.attacker, defender, geometry, state.data.damage)
+        except IllegalCommand:
+            continue
+        found.append(AdditionalTarget(squadron=squadron.id))
+    return found
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_additional_targets_with_the_pre_check_equal_every_squadron_checked(seed: int) -> None:
+    """SWA-ATK 6: the squadrons an attack may target next, listed after the arc-and-range
+    pre-check, are those of measuring and checking every enemy squadron, for every attack in
+    progress in a game taken to its additional-target step; and some are listed."""
+    from domain.frozen import changed
+
+    listed = 0
+    for state in _states(seed):
+        attack = state.attack
+        if attack is None or attack.attacker.kind != "ship":
+            continue
+        trial = changed(state, attack=changed(attack, step="additional"))
+        expected = _reference_additional_targets(trial)
+        assert integration.additional_targets(trial) == expected
+        listed += len(expected)
+    assert listed > 0
+
+
+def _random_rooms(rng: random.Random) -> Iterator[Any]:
+    """Rooms as the bot meets them: a ring around a turned base cut by discs and the table's
+    edge (a line, several lines, or nothing), and a few plain lines and points."""
+    from domain.rulesets.armada.data import PlayArea
+
+    area = PlayArea(width=914.4, height=914.4)
+    base = shapely.Polygon([(0, 0), (43, 0), (43, 71), (0, 71)])
+    for _ in range(150):
+        x, y = rng.uniform(-20, 900), rng.uniform(-20, 900)
+        ship = shapely.affinity.translate(shapely.affinity.rotate(base, rng.uniform(0, 360)), x, y)
+        discs = [
+            Disc((x + rng.uniform(-80, 120), y + rng.uniform(-80, 120)), 17.3)
+            for _ in range(rng.randint(0, 5))
+        ]
+        yield overlap.room_touching(ship, 17.3, 0.5, area, [], discs)
+    yield LineString([(0, 0), (13.7, 4.1), (20.3, 30.9)])
+    yield shapely.MultiPoint([(3.0, 4.0), (5.5, 1.25)])
+    yield shapely.GeometryCollection([Point(7.0, 7.0), LineString([(1, 1), (9, 3)])])
+
+
+def test_rough_points_along_a_line_are_within_the_slack_of_geos() -> None:
+    """The bot's rough interpolation (numpy) is within a thousandth of ``NEAR_SLACK`` of
+    GEOS's points, on rooms like the bot's."""
+    import numpy as np
+
+    rng = random.Random(11)
+    worst = 0.0
+    for room in _random_rooms(rng):
+        for part in getattr(room, "geoms", [room]):
+            if part.is_empty or part.geom_type == "Point":
+                continue
+            n = max(2, math.ceil(part.length / 2.0) + 1)
+            fractions = [i / (n - 1) for i in range(n)]
+            exact = shapely.get_coordinates(shapely.line_interpolate_point(part, fractions, True))
+            rough = bot._rough_along(np.asarray(part.coords, dtype=float), fractions)
+            worst = max(worst, float(np.abs(exact - rough).max()))
+    assert worst < bot.NEAR_SLACK / 1000
+
+
+def test_the_nearest_legal_point_along_a_room_is_the_first_of_all_sorted() -> None:
+    """``_nearest_along`` (GEOS's points computed for the nearest few) gives the point of
+    sorting every point along the room and taking the first legal one, for legality tests
+    that refuse none, the nearest points, a random share, or all."""
+    rng = random.Random(12)
+    for room in _random_rooms(rng):
+        origin = (rng.uniform(-50, 950), rng.uniform(-50, 950))
+        ordered = sorted(bot._along(room), key=lambda p: (math.dist(p, origin), p))
+        refusals: list[set[Any]] = [
+            set(),
+            set(ordered[: rng.randint(1, 40)]),
+            {p for p in ordered if rng.random() < 0.5},
+            set(ordered),
+        ]
+        for refused in refusals:
+            expected = next((p for p in ordered if p not in refused), None)
+            found = bot._nearest_along(room, origin, lambda p, r=refused: p not in r)
+            assert found == expected

@@ -40,7 +40,7 @@ from domain.rulesets.armada.events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.geometry import Pose
-from domain.rulesets.armada.maneuver import courses, execute, yaw_limits
+from domain.rulesets.armada.maneuver import courses, execute, final_pose, yaw_limits
 from domain.rulesets.armada.maneuvering import TOUCH, Mover
 from domain.rulesets.armada.ruleset import ArmadaRuleset
 from domain.rulesets.armada.state import DamageCardState, DefenseTokenState, with_ship
@@ -152,8 +152,8 @@ def test_swa_2_3b_the_tool_goes_on_the_other_side_when_the_ship_would_overlap_it
 
 
 def test_the_bot_scores_courses_with_the_tools_own_final_pose(armada: ArmadaRuleset) -> None:
-    """SWA-MOV: the bot's quick final pose equals the maneuver tool's at every speed and yaw of
-    the CR90's chart, on both sides."""
+    """SWA-MOV: the bot's quick final pose and ``final_pose`` (the step-down's) equal the
+    maneuver tool's at every speed and yaw of the CR90's chart, on both sides."""
     game = Game(_lone_corvette(heading=37.0))
     state = game.state
     card = state.card("cr90")
@@ -165,6 +165,8 @@ def test_the_bot_scores_courses_with_the_tools_own_final_pose(armada: ArmadaRule
             for side in ("left", "right"):
                 fast = bot.quick_final(start, size, tool, course, side)  # type: ignore[arg-type]
                 assert fast == execute(start, size, tool, course, side).final  # type: ignore[arg-type]
+                # the step-down's final pose, without the tool's shapes
+                assert final_pose(start, size, tool, course, side) == fast  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- overlapping

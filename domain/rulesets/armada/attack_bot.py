@@ -30,6 +30,8 @@ from domain.rulesets.armada.attack_events import COLOURS, DIE, Colour, PoolDie
 from domain.rulesets.armada.attack_inputs import attacker_input, measure
 from domain.rulesets.armada.commands import DeclareAttack
 from domain.rulesets.armada.damage_dealing import hull_of
+from domain.rulesets.armada.data import RangeBand
+from domain.rulesets.armada.geometry import Zone
 from domain.rulesets.armada.state import ArmadaState
 
 MIN_EXPECTED = 0.45
@@ -59,42 +61,132 @@ def _score(state: ArmadaState, order: DeclareAttack) -> float:
     measured = measure(state, order.attacker, order.zone, order.defender, order.defending_zone)
     attacker = attacker_input(state, order.attacker, order.zone)
     band = "close" if attacker.kind == "squadron" else measured.geometry.range or "long"
-    to_ship = order.defender in state.ships
+    return _scored(
+        state,
+        attacker,
+        order.defender,
+        order.defending_zone,
+        band,
+        measured.geometry.obstructed,
+    )
+
+
+def _scored(
+    state: ArmadaState,
+    attacker: atk.Attacker,
+    defender: str,
+    defending_zone: Zone | None,
+    band: RangeBand,
+    obstructed: bool,
+) -> float:
+    """An attack's score from its measured range band and obstruction."""
+    to_ship = defender in state.ships
     armament = attacker.battery if to_ship else attacker.anti_squadron
     pool = armament.at_range(band)
     crits = to_ship and (attacker.kind == "ship" or "bomber" in attacker.keywords)
-    counts: dict[Colour, int] = {c: int(getattr(pool, c)) for c in COLOURS}
-    if measured.geometry.obstructed and any(counts.values()):
-        weakest = min((c for c in COLOURS if counts[c]), key=lambda c: expected(c, crits))
-        counts[weakest] -= 1
-    mean = sum(n * expected(c, crits) for c, n in counts.items())
+    mean = _mean((pool.red, pool.blue, pool.black), crits, obstructed)
     if to_ship:
-        ship = state.ships[order.defender]
-        assert order.defending_zone is not None
-        shields = ship.shields[order.defending_zone]
+        ship = state.ships[defender]
+        assert defending_zone is not None
+        shields = ship.shields[defending_zone]
         left = state.card(ship.id).hull - len(ship.damage)
         through = max(0.0, mean - shields)
         return mean + 1.5 * through + (3.0 if through >= left else 0.0)
-    squadron = state.squadrons[order.defender]
+    squadron = state.squadrons[defender]
     return mean + (2.0 if mean >= squadron.hull else 0.0) + 0.2
 
 
+@cache
+def _mean(dice: tuple[int, int, int], crits: bool, obstructed: bool) -> float:
+    """The expected damage of a pool of (red, blue, black) dice, less its weakest die when
+    obstructed: remembered per pool (a bot scores the same few pools again and again)."""
+    counts: dict[Colour, int] = {c: int(n) for c, n in zip(COLOURS, dice, strict=True)}
+    if obstructed and any(counts.values()):
+        weakest = min((c for c in COLOURS if counts[c]), key=lambda c: expected(c, crits))
+        counts[weakest] -= 1
+    return sum(n * expected(c, crits) for c, n in counts.items())
+
+
+def _bound(
+    state: ArmadaState, attacker: atk.Attacker, defender: str, defending_zone: Zone | None
+) -> float:
+    """No measurement can give the attack a higher score (:func:`_scored`): at close range
+    every die of the armament counts (fewer at medium and long, SWA-ATK 2) and an obstruction
+    only removes one; the score never falls as the expected damage grows (floating-point sums
+    and products of non-negative numbers are monotone too). Costs no measurement."""
+    return _scored(state, attacker, defender, defending_zone, "close", False)
+
+
+def _ranked(state: ArmadaState, side: str) -> list[tuple[float, int, integration.Candidate]]:
+    """Every candidate pair (:func:`.integration.candidates`, unmeasured) with its score's
+    bound and its place in the declarations' order, highest bound first (then that order)."""
+    ranked = [
+        (_bound(state, c.attacker, c.defender, c.defending_zone), i, c)
+        for i, c in enumerate(integration.candidates(state, side))
+    ]
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    return ranked
+
+
+def _measured_score(
+    state: ArmadaState, found: integration.Candidate, geometry: atk.Geometry
+) -> float:
+    """:func:`_score` of a checked pair from the geometry its check measured (the same
+    remembered measurement and attacker input :func:`_score` reads)."""
+    attacker = found.attacker
+    band = "close" if attacker.kind == "squadron" else geometry.range or "long"
+    return _scored(state, attacker, found.defender, found.defending_zone, band, geometry.obstructed)
+
+
 def best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
-    """The bot's attack now, or None (nothing worth declaring)."""
-    scored = [(_score(state, o), i, o) for i, o in enumerate(integration.declarations(state, side))]
-    if not scored:
+    """The bot's attack now, or None (nothing worth declaring): the legal attack of the
+    highest score (the first declared on a tie), if it scores at least :data:`MIN_EXPECTED`.
+
+    The pairs are checked and measured highest score bound first (:func:`_bound`), and only
+    while one could still win: a pair whose bound is below :data:`MIN_EXPECTED`, or below the
+    best score so far (equal to it and declared later), could not be chosen, nor could any
+    after it. So the answer is that of scoring every legal attack, for a few measurements."""
+    check = integration.target_check(state)
+    best: tuple[float, int, integration.Candidate] | None = None
+    for bound, i, found in _ranked(state, side):
+        if bound < MIN_EXPECTED or (best is not None and (bound, -i) <= (best[0], -best[1])):
+            break
+        geometry = check(found)
+        if geometry is None:
+            continue
+        score = _measured_score(state, found, geometry)
+        if best is None or (score, -i) > (best[0], -best[1]):
+            best = (score, i, found)
+    if best is None or best[0] < MIN_EXPECTED:
         return None
-    score, _, order = max(scored, key=lambda t: (t[0], -t[1]))
-    return order if score >= MIN_EXPECTED else None
+    found = best[2]
+    return DeclareAttack(
+        attacker=found.unit,
+        zone=found.zone,
+        defender=found.defender,
+        defending_zone=found.defending_zone,
+    )
 
 
 def worth_attacking(state: ArmadaState, side: str) -> bool:
     """Whether :func:`best_attack` would declare an attack (``best_attack(...) is not None``):
-    some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one instead of
-    scoring them all (the bot's trial of a squadron attacking from where it stands)."""
-    return any(
-        _score(state, order) >= MIN_EXPECTED for order in integration._declarations(state, side)
-    )
+    some legal attack scores at least :data:`MIN_EXPECTED`. Stops at the first one, highest
+    bound first and then nearest target first (:func:`.integration.nearest_first`), and
+    measures no pair whose bound (:func:`_bound`) is below it (the bot's trial of a squadron
+    attacking from where it stands)."""
+    check = integration.target_check(state)
+    ranked = [
+        (_bound(state, c.attacker, c.defender, c.defending_zone), c)
+        for c in integration.nearest_first(state, integration.candidates(state, side))
+    ]
+    ranked.sort(key=lambda t: -t[0])  # stable: nearest first among equal bounds
+    for bound, found in ranked:
+        if bound < MIN_EXPECTED:
+            return False
+        geometry = check(found)
+        if geometry is not None and _measured_score(state, found, geometry) >= MIN_EXPECTED:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- inside an attack

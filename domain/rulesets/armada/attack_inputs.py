@@ -40,14 +40,14 @@ from domain.rulesets.armada.attack_state import (
     SquadronDefender,
 )
 from domain.rulesets.armada.damage_dealing import hull_of
-from domain.rulesets.armada.data import ShipCard
+from domain.rulesets.armada.data import ShipCard, SquadronCard
 from domain.rulesets.armada.geocache import obstacles_key, positions, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.obstacles import obstacle_shapes
 from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.sight import Sight, trace
 from domain.rulesets.armada.squadron_phase import engaged_with
-from domain.rulesets.armada.state import Activation, ArmadaState, ShipState
+from domain.rulesets.armada.state import Activation, ArmadaState, ShipState, SquadronState
 
 Defender = ShipDefender | SquadronDefender
 
@@ -64,28 +64,48 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
         ship = state.ships[unit]
         data = state.data
         activation = state.activation
+        # the two things _ship_attacker reads of the activation, as values: the activation
+        # changes at every order of it, these seldom
+        dial = activation is not None and activation.ship == ship.id and activation.dial
+        targets = activation.ship_targets if activation is not None else 0
         return remembered(
-            (ship, data, activation),
-            ("attacker", zone),
+            (ship, data),
+            ("attacker", zone, dial == "concentrate_fire", targets),
             lambda: _ship_attacker(ship, data.ships.get(ship.card), activation, zone),
         )
     if unit in state.squadrons:
         if zone is not None:
             raise InvalidCommand("a squadron has no hull zone: leave `zone` out")
         squadron = state.squadrons[unit]
-        sq_card = state.squadron_card(unit)
         engaging = engaged_with(state, unit)
-        return Attacker(
-            id=unit,
-            side=squadron.side,
-            kind="squadron",
-            battery=sq_card.battery,
-            anti_squadron=sq_card.anti_squadron,
-            keywords=tuple(sq_card.keywords),
-            engaged=bool(engaging),
-            engaged_with_escort=any("escort" in state.squadron_card(s).keywords for s in engaging),
+        engaged = bool(engaging)
+        escort = any("escort" in state.squadron_card(s).keywords for s in engaging)
+        data = state.data
+        # per squadron state and the two engagement answers (the bot tries every squadron's
+        # attacks again after every order)
+        return remembered(
+            (squadron, data),
+            ("attacker", engaged, escort),
+            lambda: _squadron_attacker(
+                squadron, data.squadrons.get(squadron.card), engaged, escort
+            ),
         )
     raise InvalidCommand(f"no ship or squadron {unit!r}")
+
+
+def _squadron_attacker(
+    squadron: SquadronState, card: SquadronCard, engaged: bool, escort: bool
+) -> Attacker:
+    return Attacker(
+        id=squadron.id,
+        side=squadron.side,
+        kind="squadron",
+        battery=card.battery,
+        anti_squadron=card.anti_squadron,
+        keywords=tuple(card.keywords),
+        engaged=engaged,
+        engaged_with_escort=escort,
+    )
 
 
 def _ship_attacker(

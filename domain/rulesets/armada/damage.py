@@ -332,8 +332,11 @@ def effect_of(catalogue: DamageDeck, card: str) -> str:
 def face_up_effects(cards: Iterable[HeldCard] | ShipHull, catalogue: DamageDeck) -> tuple[str, ...]:
     """The effect keys of the face-up cards, one per card (two copies count twice)."""
     held = cards.cards if isinstance(cards, ShipHull) else cards
+    up = [c.card for c in held if c.face_up]
+    if not up:  # most ships most of the time: no catalogue look-up table to build
+        return ()
     by_id = {c.id: c.effect for c in catalogue.cards}
-    return tuple(by_id[c.card] for c in held if c.face_up and c.card in by_id)
+    return tuple(by_id[card] for card in up if card in by_id)
 
 
 def effects_at(

@@ -37,6 +37,9 @@ def ships_in_play(state: ArmadaState, exclude: tuple[str, ...] = ()) -> int:
     """Every ship in play but ``exclude``, by id, card and pose (scenario order), as a token:
     equal tokens mean equal ships (:func:`_token`)."""
     ships = state.ships
+    # only ships change the content: a squadron's id left out leaves the same content, so the
+    # same part is not rebuilt for every squadron excluded (a squadron attacker, its target)
+    exclude = tuple(e for e in exclude if e in ships)
     return _by_identity(
         ships,
         exclude,

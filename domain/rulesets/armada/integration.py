@@ -22,8 +22,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
@@ -224,11 +224,40 @@ def declarations(state: ArmadaState, side: str | None) -> list[DeclareAttack]:
     return list(_declarations(state, side))
 
 
+class Candidate(NamedTuple):
+    """A pair the phase and the cheap pre-checks let through, not yet measured: the attacking
+    ``unit`` and its ``zone`` (None: a squadron), the attacker's input, the ``defender`` and its
+    ``defending_zone``, and the measurement memo's first-level key parts (``where``,
+    ``attacker_at``, ``defender_at``; :func:`.attack_inputs.measure_keyed`). A plain tuple: the
+    legal-attack search makes many and declares few."""
+
+    unit: str
+    zone: Zone | None
+    attacker: atk.Attacker
+    defender: str
+    defending_zone: Zone | None
+    keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]]
+
+
 def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttack]:
     """:func:`declarations`, one at a time: the same checks as :func:`legal_declaration`, in
-    its order, with what depends only on the attacking zone (the phase's checks, the
-    attacker's input) or only on the defending zone (the defender's input) built once per
-    zone instead of once per pair."""
+    its order (:func:`candidates`, then :func:`target_check`)."""
+    check = target_check(state)
+    for found in candidates(state, side):
+        if check(found) is not None:
+            yield DeclareAttack(
+                attacker=found.unit,
+                zone=found.zone,
+                defender=found.defender,
+                defending_zone=found.defending_zone,
+            )
+
+
+def candidates(state: ArmadaState, side: str | None) -> Iterator[Candidate]:
+    """The pairs :func:`declarations` checks, in its order, each with what the checks before
+    the defender's input let through: the phase's checks and the attacker's input (built once
+    per zone), and a ship's remembered pre-check (:func:`_plausible_keyed`). A pair is a legal
+    attack when :func:`target_check` gives its geometry."""
     if side is None or state.attack is not None or state.dealings or state.obstacle_choice:
         return
     attackers: list[tuple[str, tuple[Zone | None, ...]]] = []
@@ -244,7 +273,6 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
     current = state.squadron_activation
     if current is not None:
         attackers = [(current.squadron, (None,))]
-    defenders: dict[tuple[str, Zone | None], Defender | None] = {}
     where = positions(state)  # the memo keys' parts, built once for every pair below
     keys: dict[str, tuple[Any, ...]] = {}
     for unit, zones in attackers:
@@ -256,7 +284,7 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
                 if defender_at is None:
                     defender_at = keys[defender_id] = unit_key(state, defender_id)
                 if zone is not None and not _plausible_keyed(
-                    state, where, unit, unit_at, zone, defender_id, defender_at
+                    state, unit, unit_at, zone, defender_id, defender_at
                 ):
                     continue
                 if not built:
@@ -265,22 +293,44 @@ def _declarations(state: ArmadaState, side: str | None) -> Iterator[DeclareAttac
                 if attacker is None:
                     break  # the phase refuses this zone's every attack
                 for dzone in defending_zones(state, defender_id):
-                    key = (defender_id, dzone)
-                    if key not in defenders:
-                        defenders[key] = _refused_or(defender_input, state, defender_id, dzone)
-                    defender = defenders[key]
-                    if defender is not None and _target_ok(
-                        state,
-                        attacker,
-                        zone,
-                        defender_id,
-                        dzone,
-                        defender,
-                        (where, unit_at, defender_at),
-                    ):
-                        yield DeclareAttack(
-                            attacker=unit, zone=zone, defender=defender_id, defending_zone=dzone
-                        )
+                    yield Candidate(
+                        unit, zone, attacker, defender_id, dzone, (where, unit_at, defender_at)
+                    )
+
+
+def target_check(state: ArmadaState) -> Callable[[Candidate], atk.Geometry | None]:
+    """The rest of :func:`legal_declaration` for a :func:`candidates` pair of ``state``: the
+    squadron's distance bound, the defender's input (built once per defending zone for every
+    pair asked of this check), the measurement and the pipeline's target checks. The check
+    gives the measured geometry of a legal attack, None for a refused one."""
+    defenders: dict[tuple[str, Zone | None], Defender | None] = {}
+    far: dict[tuple[str, str], bool] = {}  # per squadron and target, not per defending zone
+
+    def check(found: Candidate) -> atk.Geometry | None:
+        attacker = found.attacker
+        if attacker.kind == "squadron":
+            pair = (attacker.id, found.defender)
+            if pair not in far:
+                far[pair] = _far(state, *pair)
+            if far[pair]:
+                return None  # the cheap bound first: refused whatever the defender's input
+        key = (found.defender, found.defending_zone)
+        if key not in defenders:
+            defenders[key] = _refused_or(defender_input, state, *key)
+        defender = defenders[key]
+        if defender is None:
+            return None
+        return _target_geometry(
+            state,
+            found.attacker,
+            found.zone,
+            found.defender,
+            found.defending_zone,
+            defender,
+            found.keys,
+        )
+
+    return check
 
 
 _T = TypeVar("_T")
@@ -310,7 +360,7 @@ def _checked_attacker(
     return attacker_input(state, unit, zone)
 
 
-def _target_ok(
+def _target_geometry(
     state: ArmadaState,
     attacker: atk.Attacker,
     zone: Zone | None,
@@ -318,22 +368,21 @@ def _target_ok(
     dzone: Zone | None,
     defender: Defender,
     keys: tuple[tuple[int, int, int], tuple[Any, ...], tuple[Any, ...]],
-) -> bool:
-    """The rest of :func:`legal_declaration` once both inputs are built: the squadron's cheap
-    distance bound, the measurement and the pipeline's target checks. ``keys`` are the
-    measurement memo's first-level parts (:func:`.attack_inputs.measure_keyed`)."""
+) -> atk.Geometry | None:
+    """The rest of :func:`legal_declaration` once both inputs are built and the squadron's cheap
+    distance bound passed: the measurement and the pipeline's target checks; the measured
+    geometry, or None when refused. ``keys`` are the measurement memo's first-level parts
+    (:func:`.attack_inputs.measure_keyed`)."""
     where, attacker_at, defender_at = keys
 
-    def check() -> bool:
-        if attacker.kind == "squadron" and _far(state, attacker.id, defender_id):
-            return False
+    def check() -> atk.Geometry | None:
         geometry = measure_keyed(
             state, where, attacker.id, attacker_at, zone, defender_id, defender_at, dzone
         ).geometry
         pipeline.check_target(attacker, defender, geometry, state.data.damage)
-        return True
+        return geometry
 
-    return bool(_refused_or(check))  # None: refused
+    return _refused_or(check)  # None: refused
 
 
 def _enemies(state: ArmadaState, unit: str) -> list[str]:
@@ -371,12 +420,11 @@ def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack
 def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) -> bool:
     """Cheap necessary conditions before measuring: a ship's target touches the zone's arc
     and lies within long range of its base; a squadron's lies near distance 1. Remembered per
-    where everything stands (:func:`.geocache.positions`)."""
+    the two units' keys (:func:`_plausible_keyed`)."""
     if zone is None:
         return True
     return _plausible_keyed(
         state,
-        positions(state),
         unit,
         unit_key(state, unit),
         zone,
@@ -387,16 +435,19 @@ def _plausible(state: ArmadaState, unit: str, zone: Zone | None, defender: str) 
 
 def _plausible_keyed(
     state: ArmadaState,
-    where: tuple[int, int, int],
     unit: str,
     unit_at: tuple[Any, ...],
     zone: Zone,
     defender: str,
     defender_at: tuple[Any, ...],
 ) -> bool:
-    """:func:`_plausible` with its memo key's parts built by the caller (the same key)."""
+    """:func:`_plausible` with its memo key's parts built by the caller (the same key). The
+    answer reads nothing but the two units' keys (:func:`.geocache.unit_key`: card and pose,
+    or a squadron's position) and the game data, so it is kept per pair of keys alone: it
+    stays valid while other units move (the pre-check is asked for every pair after every
+    order)."""
     return state.data.memo(
-        ("plausible", where, unit_at, zone, defender_at),
+        ("plausible", unit_at, zone, defender_at),
         lambda: _plausible_here(state, unit, zone, defender),
     )
 
@@ -467,6 +518,9 @@ def additional_targets(state: ArmadaState) -> list[AdditionalTarget]:
             continue
         if squadron.id in attack.targeted:
             continue
+        zone = attack.attacker.zone
+        if zone is not None and not _plausible(state, attack.attacker.id, zone, squadron.id):
+            continue  # not in the zone's arc or beyond long range: refused, unmeasured
         defender = defender_input(state, squadron.id, None)
         geometry = measure(
             state, attack.attacker.id, attack.attacker.zone, squadron.id, None
@@ -496,9 +550,21 @@ def commands(state: ArmadaState, side: str | None) -> list[BaseModel]:
 
 
 def squadron_can_attack(state: ArmadaState, squadron: str) -> bool:
-    """Whether the activating ``squadron`` has a target it may attack now."""
+    """Whether the activating ``squadron`` has a target it may attack now: whether any
+    :func:`declarations` pair is legal. One is enough, so the pairs are checked nearest
+    target first (:func:`nearest_first`), where a legal one usually is."""
     side = state.squadrons[squadron].side
-    return next(_declarations(state, side), None) is not None  # one is enough
+    check = target_check(state)
+    return any(check(found) is not None for found in nearest_first(state, candidates(state, side)))
+
+
+def nearest_first(state: ArmadaState, found: Iterable[Candidate]) -> list[Candidate]:
+    """The candidate pairs, nearest target (centre to centre) first, then in their order: for
+    a search that stops at the first legal pair (an attack needs its target close: distance
+    1 for a squadron), wherever that pair stands in the list."""
+    return sorted(
+        found, key=lambda c: math.dist(_centre(state, c.unit), _centre(state, c.defender))
+    )
 
 
 # --------------------------------------------------------------------------- evolve

@@ -142,6 +142,44 @@ def execute(
         raise CourseError(f"the tool goes on the left or right side, not {side!r}")
     if not course:
         return Maneuver(start, (), side, start.rounded(), LineString(), Polygon(), ())
+    final, points, guides = _walk(start, base, tool, course, side)
+    line = start.place(LineString(points))
+    footprint = line.buffer(tool.width / 2, cap_style="flat", join_style="mitre")
+    return Maneuver(
+        start,
+        course,
+        side,
+        final,
+        line,
+        footprint,
+        tuple(start.to_world(g) for g in guides),
+    )
+
+
+def final_pose(
+    start: Pose, base: Size, tool: ManeuverTool, clicks: Sequence[int], side: Side
+) -> Pose:
+    """``execute(start, base, tool, clicks, side).final`` without the tool's shapes (the same
+    arithmetic, :func:`_walk`): the final pose is all a step-down or a course search reads.
+
+    Raises:
+        CourseError: as :func:`execute` (without ``limits``).
+    """
+    course = tuple(clicks)
+    if len(course) > tool.joints:
+        raise CourseError(f"the tool has {tool.joints} joints; speed {len(course)} is too fast")
+    if side not in ("left", "right"):
+        raise CourseError(f"the tool goes on the left or right side, not {side!r}")
+    if not course:
+        return start.rounded()
+    return _walk(start, base, tool, course, side)[0]
+
+
+def _walk(
+    start: Pose, base: Size, tool: ManeuverTool, course: tuple[int, ...], side: Side
+) -> tuple[Pose, list[Coord], list[Coord]]:
+    """The tool laid along a non-empty ``course``: the final pose (rounded), the centreline's
+    points and each speed's guide point, in the ship's starting frame."""
     sign = 1.0 if side == "right" else -1.0
     anchor = (sign * (base.width + tool.width) / 2, base.length / 2)  # notch, ship frame
     x, y = anchor
@@ -161,15 +199,4 @@ def execute(
     turned = Pose(0.0, 0.0, heading).to_world(anchor)
     centre = (x - turned[0], y - turned[1])
     wx, wy = start.to_world(centre)
-    final = Pose(wx, wy, start.heading + heading).rounded()
-    line = start.place(LineString(points))
-    footprint = line.buffer(tool.width / 2, cap_style="flat", join_style="mitre")
-    return Maneuver(
-        start,
-        course,
-        side,
-        final,
-        line,
-        footprint,
-        tuple(start.to_world(g) for g in guides),
-    )
+    return Pose(wx, wy, start.heading + heading).rounded(), points, guides

@@ -61,6 +61,7 @@ from domain.rulesets.armada.maneuver import (
     Side,
     check_course,
     execute,
+    final_pose,
     raise_joint,
     yaw_limits,
 )
@@ -120,7 +121,7 @@ class Mover:
         return placed.base
 
     def final(self, course: Sequence[int], side: Side) -> Pose:
-        return execute(self.start, self.size, self.tool, course, side).final
+        return final_pose(self.start, self.size, self.tool, course, side)
 
     def overlaps_tool(self, course: Sequence[int], side: Side) -> bool:
         def make() -> bool:

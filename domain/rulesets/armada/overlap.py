@@ -128,10 +128,13 @@ def room_touching(
     """Where the centre of a squadron of ``radius`` may go touching the ship base ``ship``
     (``gap / 2`` mm from it) without overlapping the other ship ``bases`` or squadron
     ``discs`` and inside the play area: a (possibly empty) shapely line geometry. SWA-OVL:
-    displaced squadrons go touching the ship as long as there is room (:data:`ROOM_MARGIN`)."""
-    ring = ship.buffer(radius + gap / 2, quad_segs=32).exterior
-    blocked = [b.buffer(radius + ROOM_MARGIN, quad_segs=32) for b in bases]
-    blocked += [d.point.buffer(d.radius + radius + ROOM_MARGIN, quad_segs=32) for d in discs]
+    displaced squadrons go touching the ship as long as there is room (:data:`ROOM_MARGIN`).
+
+    Each buffered shape is built once per base object or disc (:func:`_buffered`), and only
+    the shapes that can reach the ring are united and cut from it (:func:`_reaching`)."""
+    ring = _buffered(ship, radius + gap / 2).exterior
+    blocked = [_buffered(b, radius + ROOM_MARGIN) for b in bases]
+    blocked += [_buffered(d, d.radius + radius + ROOM_MARGIN) for d in discs]
     inside = box(
         radius + ROOM_MARGIN,
         radius + ROOM_MARGIN,
@@ -139,9 +142,51 @@ def room_touching(
         area.height - radius - ROOM_MARGIN,
     )
     free = ring.intersection(inside)
-    if blocked:
-        free = free.difference(shapely.union_all(blocked))
+    if blocked and not free.is_empty:
+        # shapes apart from the ring's free part take nothing from it: the cut by them alone
+        # gives ``free`` back, the same coordinates in the same order (checked in
+        # tests/test_armada_caches.py), so it is left out
+        near = _reaching(free.bounds, blocked)
+        if near:
+            free = free.difference(shapely.union_all(near))
     return free
+
+
+_BUFFERED: dict[tuple[Any, float], tuple[Any, Any]] = {}
+"""Buffered shapes by (base id or disc centre, distance): (the base or disc, its buffer)."""
+
+
+def _buffered(shape: Any, distance: float) -> Any:
+    """``shape.buffer(distance, quad_segs=32)`` (a :class:`Disc`: its centre's), remembered:
+    per base object (held with the answer, so its id is not reused meanwhile) or per disc
+    (its centre and radius)."""
+    disc = isinstance(shape, Disc)
+    key = (shape.centre if disc else id(shape), distance)
+    found = _BUFFERED.get(key)
+    if found is not None and (disc or found[0] is shape):
+        return found[1]
+    made = (shape.point if disc else shape).buffer(distance, quad_segs=32)
+    if len(_BUFFERED) >= 4096:
+        _BUFFERED.clear()
+    _BUFFERED[key] = (shape, made)
+    return made
+
+
+def _reaching(box_: tuple[float, float, float, float], shapes: Sequence[Any]) -> list[Any]:
+    """The ``shapes`` (in their order) whose bounding boxes touch ``box_`` or, in turn, a kept
+    shape's box. Every shape left out is then apart (by its box) from the box and from every
+    shape kept: uniting it with them adds no vertex to their outlines, and cutting it from a
+    geometry inside ``box_`` takes nothing away, so the cut is the one with every shape."""
+    boxes = [bounds(s) for s in shapes]
+    kept = [False] * len(shapes)
+    reach = [box_]
+    while reach:
+        minx, miny, maxx, maxy = reach.pop()
+        for i, (a, b, c, d) in enumerate(boxes):
+            if not kept[i] and a <= maxx and c >= minx and b <= maxy and d >= miny:
+                kept[i] = True
+                reach.append(boxes[i])
+    return [s for s, k in zip(shapes, kept, strict=True) if k]
 
 
 def closest(base: Any, others: Mapping[str, Any]) -> str | None:

@@ -61,6 +61,34 @@ def fold_all(state: ArmadaState, events: Sequence[DomainEvent]) -> ArmadaState:
     return state
 
 
+class _Folder:
+    """:func:`fold_all` for one order's decision, remembering its last fold from each state.
+    A maneuver's decision folds its growing list of events from the same state again and again
+    (is the ship still in play? what lies under it now?), and ``decide`` then folds them all
+    once more: a fold of a state whose events begin with the last fold's from that state goes
+    on from that fold's result instead. Folding is a left fold of pure steps, so the state is
+    the same."""
+
+    def __init__(self) -> None:
+        # per start state's id: the state itself (so the id is not reused meanwhile), the
+        # events folded (a snapshot: a decider's list grows in place) and the state after them
+        self.last: dict[int, tuple[ArmadaState, tuple[DomainEvent, ...], ArmadaState]] = {}
+
+    def __call__(self, state: ArmadaState, events: Sequence[DomainEvent]) -> ArmadaState:
+        entry = self.last.get(id(state))
+        if (
+            entry is not None
+            and entry[0] is state
+            and len(events) >= len(entry[1])
+            and all(a is b for a, b in zip(entry[1], events[: len(entry[1])], strict=True))
+        ):
+            after = fold_all(entry[2], events[len(entry[1]) :])
+        else:
+            after = fold_all(state, events)
+        self.last[id(state)] = (state, tuple(events), after)
+        return after
+
+
 #: The rule whose phase a decision belongs to (for a refusal that names it).
 _PHASE_RULES: dict[str, str] = {
     "setup": "SWA-SETUP",
@@ -120,13 +148,20 @@ def decide_folded(
                 f"the {what}: make it first",
                 rule="SWA-OVL",
             )
-        events = _decide(state, side, command, dice)
+        folder = _Folder()
+        events = _decide(state, side, command, dice, folder)
+        automatic, after = advance_folded(folder(state, events))
+        return [*events, *automatic], after
     automatic, after = advance_folded(fold_all(state, events))
     return [*events, *automatic], after
 
 
 def _decide(
-    state: ArmadaState, side: str | None, command: object, dice: DiceSource
+    state: ArmadaState,
+    side: str | None,
+    command: object,
+    dice: DiceSource,
+    fold: Callable[[ArmadaState, Sequence[DomainEvent]], ArmadaState] = fold_all,
 ) -> list[DomainEvent]:
     if isinstance(command, DeployShip):
         return setup_phase.decide_ship(state, side, command)
@@ -135,7 +170,7 @@ def _decide(
     if isinstance(command, SetDials):
         return command_phase.decide(state, side, command)
     if isinstance(command, RevealDial):
-        return ship_phase.decide_reveal(state, side, command, dice, fold_all)
+        return ship_phase.decide_reveal(state, side, command, dice, fold)
     if isinstance(command, SquadronCommand):
         return ship_commands.decide_squadron(state, side, command)
     if isinstance(command, Repair):
@@ -143,11 +178,11 @@ def _decide(
     if isinstance(command, PassTurn):
         return passing.decide_pass(state, side, command)
     if isinstance(command, Maneuver):
-        return maneuvering.decide_maneuver(state, side, command, dice, fold_all)
+        return maneuvering.decide_maneuver(state, side, command, dice, fold)
     if isinstance(command, PlaceSquadrons):
         return maneuvering.decide_place(state, side, command)
     if isinstance(command, (DebrisZone, StationDiscard)):
-        return maneuvering.decide_obstacle_choice(state, side, command, dice, fold_all)
+        return maneuvering.decide_obstacle_choice(state, side, command, dice, fold)
     if isinstance(command, ActivateSquadron):
         return squadron_phase.decide_activate(state, side, command)
     if isinstance(command, MoveSquadron):
