@@ -723,7 +723,10 @@ def main() -> None:
         f"result: {_md(tl.result_text())} · dice: {game.header.dice.mode} · "
         f"source: {_md(game.source)}"
     )
-    _trust_status(_trust(key, game), [side.id for side in game.header.sides])
+    # under the title, filled once the board is on its way: the first open of a game re-runs
+    # every order to verify it, and the board need not wait for that (issue 21 item 12)
+    trust_box = st.container()
+    loaded = game
     # issue 23 item 3: a side sees only the annotations visible to it, everywhere on the page
     hidden = bool(tl.ruleset.meta.hidden_information)
     game = replace(game, annotations=tuple(shown_to(game.annotations, viewer, hidden)))
@@ -731,6 +734,8 @@ def main() -> None:
     with board_col:
         analysis = _game_analysis(key, game, args.store)
         event = _navigation(key, tl, viewer, game.annotations, analysis)
+    with trust_box:
+        _trust_status(_trust(key, loaded), [side.id for side in game.header.sides])
     with explain_col:
         _explain_panel(tl, event, viewer)
         notes_ui.explain_notes(game.annotations, event)

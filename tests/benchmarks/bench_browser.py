@@ -81,12 +81,19 @@ def _serve(store: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
         )
-    deadline = time.monotonic() + 90
+    return wait_healthy(proc, url, log), url
+
+
+def wait_healthy(
+    proc: subprocess.Popen[bytes], url: str, log: Path, seconds: float = 90
+) -> subprocess.Popen[bytes]:
+    """``proc``, once the viewer it started at ``url`` answers its health check."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
                 if reply.read() == b"ok":
-                    return proc, url
+                    return proc
         except OSError:
             time.sleep(0.3)
     proc.kill()

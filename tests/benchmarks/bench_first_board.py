@@ -27,14 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from domain.importing import import_record
 from domain.record import read_record_file
 from domain.store import GameStore
-from tests.benchmarks.bench_browser import CHROMIUM, _serve, first_board
+from tests.benchmarks.bench_browser import CHROMIUM, _serve, first_board, wait_healthy
 from tests.benchmarks.bench_rollouts import baseline_tree
 from tests.browser.conftest import CHROMIUM_FLAGS
 from tests.helpers import FIXTURES
@@ -81,16 +80,7 @@ def _serve_tree(tree: Path, store: Path, log: Path) -> tuple[subprocess.Popen[by
             stdin=subprocess.DEVNULL,
         )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.read() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit(f"the baseline's viewer did not start; see {log}")
+    return wait_healthy(proc, url, log), url
 
 
 def _cold_and_warm(browser: Any, user: Any, url: str, gid: str, length: int) -> tuple[float, float]:
