@@ -138,7 +138,7 @@ def test_a_shaped_unit_keeps_its_marker_and_full_hover() -> None:
     assert texts == {"cr90": "", "plain": "PLAIN"}  # the name goes under the shapes instead
     names = trace(fig, "Royal Navy names")
     assert list(names.text) == ["CR90"] and (names.x[0], names.y[0]) == (150, 40)
-    assert names.textposition == "bottom center"
+    assert tuple(names.textposition) == ("bottom center",)  # room under it: its place
 
 
 def test_units_without_shapes_draw_as_before() -> None:

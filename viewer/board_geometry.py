@@ -30,6 +30,7 @@ from viewer.figure_style import (
     _fmt,
     _rgba,
 )
+from viewer.label_place import Placed
 
 
 @lru_cache(maxsize=4096)
@@ -197,15 +198,17 @@ def _draw_shapes(
     side_name: str,
     colour: str,
     labels: Mapping[str, str] | None = None,
+    places: Mapping[str, Placed | None] | None = None,
 ) -> None:
     """One side's unit shapes: a trace per style (bases, zones, arcs, headings), one for the
-    shapes of units out of play, one for the labels; each unit named under its shapes by its
-    display name (``labels``, ``domain.words.unit_labels``), never its id."""
+    shapes of units out of play, one for the labels; each unit named by its display name
+    (``labels``, ``domain.words.unit_labels``), never its id: where ``places`` puts the name
+    (``viewer.label_place``; ``None``: left to the hover), else under its shapes."""
     labels = labels or {}
     by_style: dict[str, list[Geometry]] = {"base": [], "zone": [], "heading": [], "arc": []}
     out: list[Geometry] = []
     labelled: list[tuple[Geometry, str]] = []
-    named: list[tuple[str, Point]] = []
+    named: list[tuple[str, Point, str]] = []
     for unit in units:
         if unit.status != "active":
             out += unit.shapes
@@ -213,7 +216,9 @@ def _draw_shapes(
         label = labels.get(unit.id) or unit.name
         if unit.damage > 0 and unit.strength > 0:  # as the unit's marker label says it
             label += f" {unit.damage}/{unit.strength}"
-        named.append((label, _below(unit)))
+        place = (places or {}).get(unit.id, Placed(*_below(unit), "bottom center"))
+        if place is not None:
+            named.append((label, (place.x, place.y), place.position))
         for shape in unit.shapes:
             by_style["arc" if not shape.closed else shape.style].append(shape)
             if shape.label:
@@ -265,11 +270,11 @@ def _draw_shapes(
                 uid=f"names{i}",
                 legendgroup=side_name,
                 showlegend=False,
-                x=[p[0] for _, p in named],
-                y=[p[1] for _, p in named],
+                x=[p[0] for _, p, _ in named],
+                y=[p[1] for _, p, _ in named],
                 mode="text",
-                text=[_esc(label) for label, _ in named],
-                textposition="bottom center",
+                text=[_esc(label) for label, _, _ in named],
+                textposition=[position for _, _, position in named],
                 textfont={"size": 10, "color": "#222222"},
                 hoverinfo="skip",
             )

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
 
-from domain.read_model import GameView, UnitView
+from domain.read_model import FeatureView, GameView, ShapeView, UnitView
 from domain.words import Names, unit_labels
 from viewer.board_geometry import (
     _draw_features,
@@ -67,6 +68,7 @@ from viewer.figure_style import (
     _marker_size,
     _rgba,
 )
+from viewer.label_place import Anchor, Placed, board_scale, place_names
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,10 @@ def _unit_trace(
     out: bool,
     names: Names | None = None,
     labels: dict[str, str] | None = None,
+    places: Mapping[str, Placed | None] | None = None,
 ) -> go.Scatter:
+    """One side's markers (in play, or ``out``), named where ``places`` put each name (a unit
+    missing from ``places`` above its marker; ``None``: no clear place, the hover names it)."""
     marker: dict[str, Any]
     if out:
         marker = {"symbol": "x", "color": colour, "opacity": 0.45, "size": 12}
@@ -225,15 +230,68 @@ def _unit_trace(
         # a unit drawn with shapes is named under them instead (its zone labels are inside);
         # hidden cards (a hand) crowd a box: they show on hover only
         text=[
-            "" if u.private or (u.shapes and not out) else _esc(_label(u, labels)) for u in units
+            ""
+            if u.private or (u.shapes and not out) or (places or {}).get(u.id, True) is None
+            else _esc(_label(u, labels))
+            for u in units
         ],
-        textposition="top center",
+        textposition=[_position(places, u.id) for u in units],
         textfont={"size": 10, "color": "#888888" if out else "#222222"},
         customdata=[u.id for u in units],
         hovertext=[_hover(u, side_name, where[u.id], names) for u in units],
         hovertemplate="%{hovertext}<extra></extra>",
         marker=marker,
     )
+
+
+def _position(places: Mapping[str, Placed | None] | None, uid: str) -> str:
+    place = (places or {}).get(uid)
+    return place.position if place is not None else "top center"
+
+
+def _name_places(
+    view: GameView,
+    pts: dict[str, Point],
+    highlight: Highlight | None,
+    height: int,
+    labels: dict[str, str],
+) -> dict[str, Placed | None]:
+    """Where each unit's name goes on a continuous board (``viewer.label_place``): the
+    current event's units first, then the units in play, then those out of play."""
+    (_, _), (y0, y1) = _action_window(view)
+    scale = board_scale(height, y1 - y0)
+    first = set(highlight.focus) if highlight else set()
+    if highlight:
+        first |= {u for u, _, _ in highlight.moves} | {
+            u for pair in highlight.attacks for u in pair
+        }
+    units = [u for u in view.units if u.id in pts and not u.private]
+    units.sort(key=lambda u: (u.id not in first, u.status != "active"))
+    anchors: list[Anchor] = []
+    for u in units:
+        text = _label(u, labels)
+        closed = [sh for sh in u.shapes if sh.closed or sh.is_circle]
+        if closed and u.status == "active":
+            outline = [p for sh in closed for p in _outline(sh)]
+            xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+            anchors.append(Anchor(u.id, text, min(xs), min(ys), max(xs), max(ys)))
+        else:
+            x, y = pts[u.id]
+            radius = 6.0 if u.status != "active" else _marker_size(u) / 2
+            anchors.append(Anchor(u.id, text, x, y, x, y, radius))
+    markers = [
+        (*pts[u.id], 6.0 if u.status != "active" else _marker_size(u) / 2)
+        for u in view.units
+        if u.id in pts
+    ]
+    shapes: list[ShapeView | FeatureView] = [
+        *view.board.features,
+        *(sh for u in units if u.status == "active" for sh in u.shapes),
+    ]
+    texts = [  # what the board writes centred on shapes: zones' numbers, features' names
+        (*_label_point(g), text) for g in shapes if (text := str(getattr(g, "label", "") or ""))
+    ]
+    return place_names(anchors, scale, markers, texts)
 
 
 def _label(unit: UnitView, labels: dict[str, str] | None) -> str:
@@ -548,6 +606,11 @@ def board_figure(
     if is_ring(view):
         return _table_figure(view, highlight, height, names, colours, hover_names, validate)
     pts, where = _placements(view)
+    places = (  # names that never overlap (issue 21 item 10)
+        _name_places(view, pts, highlight, height, labels)
+        if view.board.kind == "continuous"
+        else None
+    )
 
     fig = go.Figure(_validate=validate)
     _draw_board(fig, view)
@@ -555,7 +618,7 @@ def board_figure(
     for i, sid in enumerate(side_ids):  # shapes under every marker
         drawn = [u for u in view.units if u.side == sid and u.shapes]
         if drawn:
-            _draw_shapes(fig, i, drawn, names.get(sid, sid), colours[sid], labels)
+            _draw_shapes(fig, i, drawn, names.get(sid, sid), colours[sid], labels, places)
     _draw_overlays(fig, view, {u.id: u.name for u in view.units})
     for i, sid in enumerate(side_ids):  # uids by side order: plotly.js uses them in CSS selectors
         name = names.get(sid, sid)
@@ -565,7 +628,14 @@ def board_figure(
         args = (pts, where, name, colours[sid])
         fig.add_trace(
             _unit_trace(
-                name, f"side{i}", active, *args, out=False, names=hover_names, labels=labels
+                name,
+                f"side{i}",
+                active,
+                *args,
+                out=False,
+                names=hover_names,
+                labels=labels,
+                places=places,
             )
         )
         if out:
@@ -578,6 +648,7 @@ def board_figure(
                     out=True,
                     names=hover_names,
                     labels=labels,
+                    places=places,
                 )
             )
     if highlight is not None:
