@@ -279,26 +279,32 @@ def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> No
     """``worth_attacking`` (stops at the first attack worth declaring) answers as
     ``best_attack(...) is not None``, for the states of a game and for the bot's trial of each
     ready squadron attacking from where it stands."""
-    from domain.frozen import changed
     from domain.rulesets.armada.attack_bot import best_attack, worth_attacking
-    from domain.rulesets.armada.squadron_phase import ready_squadrons
-    from domain.rulesets.armada.state import SquadronActivation
 
     worth = 0
     for state in _states(seed):
         for side in to_act(state):
             assert side is not None
-            trials = [state]
-            if state.attacks_allowed() and state.squadron_activation is None:
-                trials += [
-                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
-                    for sq in ready_squadrons(state, side)
-                ]
-            for trial in trials:
+            for trial in _trials(state, side):
                 expected = best_attack(trial, side) is not None
                 assert worth_attacking(trial, side) == expected
                 worth += expected
     assert worth > 0  # some were worth it
+
+
+def _trials(state: ArmadaState, side: str) -> list[ArmadaState]:
+    """The state, and the bot's squadron trials from it: each ready squadron activated."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.squadron_phase import ready_squadrons
+    from domain.rulesets.armada.state import SquadronActivation
+
+    trials = [state]
+    if state.attacks_allowed() and state.squadron_activation is None:
+        trials += [
+            changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
+            for sq in ready_squadrons(state, side)
+        ]
+    return trials
 
 
 def _reference_best_attack(state: ArmadaState, side: str) -> DeclareAttack | None:
@@ -318,22 +324,13 @@ def test_best_attack_with_the_score_bound_is_the_best_of_all_scored(seed: int) -
     """``best_attack`` (pairs whose score bound cannot win are not measured) picks the attack
     that scoring every legal one picks, for the states of a game and the bot's squadron
     trials; every bound is at least the score it bounds; and the bound is not idle."""
-    from domain.frozen import changed
     from domain.rulesets.armada.attack_bot import _bound, _score, best_attack
-    from domain.rulesets.armada.squadron_phase import ready_squadrons
-    from domain.rulesets.armada.state import SquadronActivation
 
     chosen = loose = 0
     for state in _states(seed):
         for side in to_act(state):
             assert side is not None
-            trials = [state]
-            if state.attacks_allowed() and state.squadron_activation is None:
-                trials += [
-                    changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
-                    for sq in ready_squadrons(state, side)
-                ]
-            for trial in trials:
+            for trial in _trials(state, side):
                 expected = _reference_best_attack(trial, side)
                 assert best_attack(trial, side) == expected
                 chosen += expected is not None

@@ -84,6 +84,28 @@ class Highlight:
     focus: frozenset[str] = field(default_factory=frozenset)  # unit ids to emphasise
 
 
+def moved_units(before: GameView, after: GameView) -> list[tuple[str, Point, Point]]:
+    """Each unit that moved from ``before`` to ``after``: (id, from, to), a grid cell by its
+    centre (``Highlight.moves``)."""
+    old = {u.id: u for u in before.units}
+    moves: list[tuple[str, Point, Point]] = []
+    for unit in after.units:
+        prev = old.get(unit.id)
+        if prev is None:
+            continue
+        if unit.position and prev.position and unit.position != prev.position:
+            moves.append((unit.id, prev.position, unit.position))
+        elif unit.cell and prev.cell and unit.cell != prev.cell:
+            moves.append(
+                (
+                    unit.id,
+                    (prev.cell[0] + 0.5, prev.cell[1] + 0.5),
+                    (unit.cell[0] + 0.5, unit.cell[1] + 0.5),
+                )
+            )
+    return moves
+
+
 def side_colours(side_ids: list[str]) -> dict[str, str]:
     """Stable colour per side by order; the palette cycles for more than six sides."""
     return {sid: PALETTE[i % len(PALETTE)] for i, sid in enumerate(side_ids)}

@@ -51,6 +51,7 @@ from viewer.figures import (
     board_figure,
     board_height,
     figure_png,
+    moved_units,
     side_colours,
     timeseries_figure,
 )
@@ -446,23 +447,7 @@ def _record_link(access: Access) -> None:
 def _highlight(tl: Timeline, event: int, viewer: str | None = None) -> Highlight:
     if event < 1:
         return Highlight()
-    before, after = tl.view_at(event - 1), tl.view_at(event)
-    old = {u.id: u for u in before.units}
-    moves = []
-    for unit in after.units:
-        prev = old.get(unit.id)
-        if prev is None:
-            continue
-        if unit.position and prev.position and unit.position != prev.position:
-            moves.append((unit.id, prev.position, unit.position))
-        elif unit.cell and prev.cell and unit.cell != prev.cell:
-            moves.append(
-                (
-                    unit.id,
-                    (prev.cell[0] + 0.5, prev.cell[1] + 0.5),
-                    (unit.cell[0] + 0.5, unit.cell[1] + 0.5),
-                )
-            )
+    moves = moved_units(tl.view_at(event - 1), tl.view_at(event))
     info = tl.info(event)
     shown = tl.decoded[event - 1]
     if viewer is not None and tl.ruleset.meta.hidden_information:

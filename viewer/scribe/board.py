@@ -19,7 +19,7 @@ from domain.events import DomainEvent
 from domain.read_model import GameView, OverlayView, RingView, UnitView, redact_view
 from domain.scribe.menu import MenuField, MenuOrder, open_choices
 from viewer.board_input import Click, Free
-from viewer.figures import Highlight
+from viewer.figures import Highlight, moved_units
 
 RING_POINTS = 48  # a circle's outline
 ACTORS = ("attacker", "firer", "ship", "squadron")  # fields naming who acts in an order
@@ -193,22 +193,7 @@ def preview_highlight(
 ) -> Highlight:
     """What the order would do: units that move, and an attack from the acting unit to its
     target(s) where the order names them."""
-    old = {u.id: u for u in before.units}
-    moves = []
-    for unit in after_view.units:
-        prev = old.get(unit.id)
-        if prev is None:
-            continue
-        if unit.position and prev.position and unit.position != prev.position:
-            moves.append((unit.id, prev.position, unit.position))
-        elif unit.cell and prev.cell and unit.cell != prev.cell:
-            moves.append(
-                (
-                    unit.id,
-                    (prev.cell[0] + 0.5, prev.cell[1] + 0.5),
-                    (unit.cell[0] + 0.5, unit.cell[1] + 0.5),
-                )
-            )
+    moves = moved_units(before, after_view)
     actor = next(
         (
             command[k]
