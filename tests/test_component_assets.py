@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import gzip
 import re
+from collections.abc import MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from viewer.scrubber import SCRIPTS, STATIC
 
 def _get(app: Starlette, path: str, gzip_ok: bool = False) -> tuple[int, dict[str, str], bytes]:
     """One GET through the ASGI app: status, headers, body."""
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
     headers = [(b"accept-encoding", b"gzip")] if gzip_ok else []
     scope = {
         "type": "http",
@@ -39,10 +41,13 @@ def _get(app: Starlette, path: str, gzip_ok: bool = False) -> tuple[int, dict[st
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    # A thread of its own: earlier tests in the same process (Playwright's sync API) may leave
+    # an event loop running in this one, where asyncio.run refuses to start.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return (
