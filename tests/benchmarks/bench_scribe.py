@@ -193,10 +193,16 @@ def _peak_rss_mb(pid: int) -> float:
 
 
 def load(
-    browser: Any, location: str, games: int, clients: int, seconds: float, browsers: int
+    browser: Any,
+    location: str,
+    games: int,
+    clients: int,
+    seconds: float,
+    browsers: int,
+    pace: float = PACE,
 ) -> None:
     """``clients`` pages over ``games`` games for ``seconds`` while two devices a game (the
-    umpire's and a side's) race to enter the bot's order every ``PACE`` seconds or so.
+    umpire's and a side's) race to enter the bot's order every ``pace`` seconds or so.
 
     ``browsers`` of the pages are Chromium pages; the rest are websocket clients speaking
     Streamlit's protocol (``st_client``): thirty Chromium renderers would measure this
@@ -245,8 +251,8 @@ def load(
 
         def enter(g: int, device: int) -> None:
             nonlocal overtaken
-            pace = random.Random(2 * g + device)  # the two devices drift, and at times race
-            time.sleep(PACE / 2 * device)
+            drift = random.Random(2 * g + device)  # the two devices drift, and at times race
+            time.sleep(pace / 2 * device)
             while time.monotonic() < stop:
                 state = writer.state(ids[g])
                 envelope = bot_order(state)
@@ -265,7 +271,7 @@ def load(
                 with lock:
                     accepted[g].extend((fact.seq, fact.digest) for fact in facts)
                     stored[(g, facts[-1].seq)] = at  # a page shows the last event
-                time.sleep(pace.uniform(0.5, 1.5) * PACE)
+                time.sleep(drift.uniform(0.5, 1.5) * pace)
 
         writers = [
             threading.Thread(target=enter, args=(g, d)) for g in range(games) for d in (0, 1)
@@ -333,6 +339,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--only", default="")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=PACE,
+        help="seconds between one device's orders under load (two devices a game; a real "
+        "table gives an order every 10-20 s, so 30 is a table's pace)",
+    )
+    parser.add_argument(
+        "--games", default="1,10", help="numbers of games under load, comma-separated"
+    )
+    parser.add_argument("--seconds", type=float, default=0.0, help="the load's length")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -343,9 +360,10 @@ def main() -> None:
         if args.only in ("", "latency"):
             page_to_page(browser, args.quick)
         if args.only in ("", "load"):
+            seconds = args.seconds or (20.0 if args.quick else 60.0)
             print(
-                "\n## Hosted server under load (60 s; two devices a game, each entering an "
-                f"order every {PACE:g} s)\n"
+                f"\n## Hosted server under load ({seconds:g} s; two devices a game, each "
+                f"entering an order every {args.pace:g} s)\n"
             )
             print(
                 "| store | games | clients (browsers + websocket) | orders stored | orders "
@@ -354,14 +372,13 @@ def main() -> None:
                 "| pages opened in s |"
             )
             print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-            seconds = 20.0 if args.quick else 60.0
             clients = 6 if args.quick else 30
             browsers = 1 if args.quick else 3
             for kind in ("sqlite", "pg") if args.postgres else ("sqlite",):
-                for games in (1, 10):
+                for games in (int(n) for n in args.games.split(",")):
                     if kind == "pg":
                         with pg_schema() as location:
-                            load(browser, location, games, clients, seconds, browsers)
+                            load(browser, location, games, clients, seconds, browsers, args.pace)
                         continue
                     with tempfile.TemporaryDirectory() as tmp:
                         load(
@@ -371,6 +388,7 @@ def main() -> None:
                             clients,
                             seconds,
                             browsers,
+                            args.pace,
                         )
         browser.close()
 
