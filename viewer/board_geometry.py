@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-import plotly.graph_objects as go
 from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
@@ -31,6 +30,7 @@ from viewer.figure_style import (
     _rgba,
 )
 from viewer.label_place import Placed
+from viewer.plain_figure import Figure, Trace, scatter
 
 
 @lru_cache(maxsize=4096)
@@ -86,20 +86,28 @@ def _label_point(geom: Geometry) -> Point:
 
 
 def _fill_trace(
-    name: str, uid: str, geoms: Sequence[Geometry], *, fill: str, line: str, group: str
-) -> go.Scatter:
+    name: str,
+    uid: str,
+    geoms: Sequence[Geometry],
+    *,
+    fill: str,
+    line: str,
+    group: str,
+    dash: str | None = None,
+    legend: bool = False,
+) -> Trace:
     xs, ys = _batched(geoms)
-    return go.Scatter(
+    return scatter(
         name=_esc(name),
         uid=uid,
         legendgroup=group,
-        showlegend=False,
+        showlegend=legend,
         x=xs,
         y=ys,
         mode="lines",
         fill="toself",
         fillcolor=fill,
-        line={"color": line, "width": 1},
+        line={"color": line, "width": 1, "dash": dash},
         hoverinfo="skip",
     )
 
@@ -113,13 +121,14 @@ def _line_trace(
     dash: str,
     width: float,
     group: str,
-) -> go.Scatter:
+    legend: bool = False,
+) -> Trace:
     xs, ys = _batched(geoms)
-    return go.Scatter(
+    return scatter(
         name=_esc(name),
         uid=uid,
         legendgroup=group,
-        showlegend=False,
+        showlegend=legend,
         x=xs,
         y=ys,
         mode="lines",
@@ -136,10 +145,10 @@ def _label_trace(
     colour: str,
     size: int,
     group: str | None = None,
-) -> go.Scatter:
+) -> Trace:
     """One text trace for many labels, each with its own (escaped) hover text."""
     points = [_label_point(g) for g, _ in labelled]
-    return go.Scatter(
+    return scatter(
         name=_esc(name),
         uid=uid,
         legendgroup=group,
@@ -155,7 +164,7 @@ def _label_trace(
     )
 
 
-def _draw_features(fig: go.Figure, view: GameView) -> None:
+def _draw_features(fig: Figure, view: GameView) -> None:
     features = view.board.features
     if not features:
         return
@@ -192,7 +201,7 @@ def _below(unit: UnitView) -> Point:
 
 
 def _draw_shapes(
-    fig: go.Figure,
+    fig: Figure,
     i: int,
     units: list[UnitView],
     side_name: str,
@@ -265,7 +274,7 @@ def _draw_shapes(
         )
     if named:
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name=f"{_esc(side_name)} names",
                 uid=f"names{i}",
                 legendgroup=side_name,
@@ -299,7 +308,7 @@ def _overlay_colour(kind: str, kinds: list[str]) -> str:
     return OVERLAY_OTHER[others.index(kind) % len(OVERLAY_OTHER)]
 
 
-def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> None:
+def _draw_overlays(fig: Figure, view: GameView, names: dict[str, str]) -> None:
     """One dashed trace per overlay kind (its areas faintly filled), one trace of labels."""
     if not view.overlays:
         return
@@ -319,15 +328,21 @@ def _draw_overlays(fig: go.Figure, view: GameView, names: dict[str, str]) -> Non
                 fill=_rgba(colour, 0.08),
                 line=colour,
                 group=label,
+                dash="dash",
+                legend=not lines,
             )
-            trace.line.dash = "dash"
-            trace.showlegend = not lines
             fig.add_trace(trace)
         if lines:
             trace = _line_trace(
-                label, f"overlay{j}", lines, colour=colour, dash="dash", width=2, group=label
+                label,
+                f"overlay{j}",
+                lines,
+                colour=colour,
+                dash="dash",
+                width=2,
+                group=label,
+                legend=True,
             )
-            trace.showlegend = True
             fig.add_trace(trace)
         for o in of_kind:
             if not o.label:

@@ -21,10 +21,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import plotly.graph_objects as go
-
 from domain.read_model import HIDDEN_KIND, GameView, UnitView
 from viewer.figure_style import FOCUS_COLOUR, Point, _esc, _fmt, _rgba
+from viewer.plain_figure import Figure, scatter
 
 PW = 290.0  # a seat's panel width
 PAD = 5.0
@@ -312,7 +311,7 @@ def _note(x: float, y: float, text: str, **style: object) -> dict[str, object]:
 
 
 def draw_table(
-    fig: go.Figure,
+    fig: Figure,
     view: GameView,
     layout: TableLayout,
     colours: Mapping[str, str],
@@ -472,7 +471,7 @@ def draw_table(
     fig.update_layout(shapes=[*fig.layout.shapes, *shapes])
     if hover_x:
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name="cards",
                 uid="cards",
                 showlegend=False,
@@ -494,7 +493,7 @@ def draw_table(
 
 
 def _draw_markers(
-    fig: go.Figure,
+    fig: Figure,
     layout: TableLayout,
     colours: Mapping[str, str],
     names: Mapping[str, str],
@@ -515,7 +514,7 @@ def _draw_markers(
             return "<br>".join(f"<b>{_esc(u.name)}</b> · {_esc(u.kind)}" for u in [m.unit, *more])
 
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name=_esc(names.get(sid, sid)),
                 uid=f"markers{i}",
                 showlegend=False,
@@ -543,7 +542,7 @@ def _draw_markers(
         )
 
 
-def focus_table(fig: go.Figure, layout: TableLayout, focus: frozenset[str]) -> None:
+def focus_table(fig: Figure, layout: TableLayout, focus: frozenset[str]) -> None:
     """The highlighted units drawn bold: a card's or a stack's outline, a marker's ring."""
     boxes = [t.box for t in layout.tiles if t.unit.id in focus]
     boxes += [
@@ -563,7 +562,7 @@ def focus_table(fig: go.Figure, layout: TableLayout, focus: frozenset[str]) -> N
     ms = [m for m in layout.markers if m.unit.id in focus]
     if ms:
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name="focus",
                 uid="focus",
                 x=[m.at[0] for m in ms],
@@ -582,7 +581,7 @@ def focus_table(fig: go.Figure, layout: TableLayout, focus: frozenset[str]) -> N
         )
 
 
-def frame_table(fig: go.Figure, layout: TableLayout, height: int) -> int:
+def frame_table(fig: Figure, layout: TableLayout, height: int) -> int:
     """Axes for the table (hidden, square, the table's extent); the figure's height, no taller
     than the table drawn at the width's scale (no empty band above or below it)."""
     (x0, x1), (y0, y1) = layout.x_range, layout.y_range

@@ -69,6 +69,7 @@ from viewer.figure_style import (
     _rgba,
 )
 from viewer.label_place import Anchor, Placed, board_scale, place_names
+from viewer.plain_figure import Figure, PlainFigure, Trace, drawing_plain, scatter
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,7 @@ def _unit_trace(
     names: Names | None = None,
     labels: dict[str, str] | None = None,
     places: Mapping[str, Placed | None] | None = None,
-) -> go.Scatter:
+) -> Trace:
     """One side's markers (in play, or ``out``), named where ``places`` put each name (a unit
     missing from ``places`` above its marker; ``None``: no clear place, the hover names it)."""
     marker: dict[str, Any]
@@ -242,7 +243,7 @@ def _unit_trace(
             "color": [_rgba(colour, 1 - (1 - MIN_FILL_ALPHA) * _damage_ratio(u)) for u in units],
             "line": {"color": colour, "width": 2},
         }
-    return go.Scatter(
+    return scatter(
         name=_esc(name),  # legend text: plotly renders tags in it
         uid=uid,
         legendgroup=side_name,
@@ -326,7 +327,7 @@ def _label(unit: UnitView, labels: dict[str, str] | None) -> str:
     return label
 
 
-def _draw_board(fig: go.Figure, view: GameView) -> None:
+def _draw_board(fig: Figure, view: GameView) -> None:
     """Table / cells / boxes as shapes, plus axes."""
     board = view.board
     grey = "#B0B0B0"
@@ -410,7 +411,7 @@ def _draw_board(fig: go.Figure, view: GameView) -> None:
     )
 
 
-def _cells_trace(fig: go.Figure, view: GameView) -> None:
+def _cells_trace(fig: Figure, view: GameView) -> None:
     cells = view.board.cells
     if not cells:
         return
@@ -422,7 +423,7 @@ def _cells_trace(fig: go.Figure, view: GameView) -> None:
         lines += [f"{_esc(k)}: {_esc(_fmt(v))}" for k, v in cell.details.items() if v is not None]
         hover.append("<br>".join(lines))
     fig.add_trace(
-        go.Scatter(
+        scatter(
             name="cells",
             uid="cells",
             x=[c.cell[0] + 0.5 for c in cells],
@@ -459,7 +460,7 @@ def _cells_trace(fig: go.Figure, view: GameView) -> None:
 
 
 def _draw_highlight(
-    fig: go.Figure,
+    fig: Figure,
     view: GameView,
     highlight: Highlight,
     pts: dict[str, Point],
@@ -495,7 +496,7 @@ def _draw_highlight(
             continue
         (x0, y0), (x1, y1) = pts[attacker], pts[target]
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name="attack",
                 legendgroup="attack",
                 showlegend=first,
@@ -534,7 +535,7 @@ def _draw_highlight(
     focus = [u for u in focused if not u.shapes]
     if focus:
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 name="focus",
                 uid="focus",
                 x=[pts[u.id][0] for u in focus],
@@ -611,14 +612,18 @@ TABLE_WIDTH = 980  # pixels a seats-round-a-table board is laid out for (the PNG
 
 
 def board_figure(
-    view: GameView,
-    highlight: Highlight | None = None,
-    *,
-    height: int = BOARD_HEIGHT,
-    validate: bool = True,
+    view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
 ) -> go.Figure:
     """The board of one game state: units per side, out-of-play units, and the event highlight;
     seats round a table (``seating == "ring"``) as the table (``viewer.board_table``)."""
+    fig = go.Figure()
+    _draw_board_figure(fig, view, highlight, height)
+    return fig
+
+
+def _draw_board_figure(
+    fig: Figure, view: GameView, highlight: Highlight | None, height: int
+) -> None:
     side_ids = [s.id for s in view.sides]
     side_ids += list(dict.fromkeys(u.side for u in view.units if u.side not in side_ids))
     names = {s.id: s.name for s in view.sides}
@@ -626,7 +631,8 @@ def board_figure(
     hover_names = view_names(view)
     labels = unit_labels(view.units)
     if is_ring(view):
-        return _table_figure(view, highlight, height, names, colours, hover_names, validate)
+        _table_figure(fig, view, highlight, height, names, colours, hover_names)
+        return
     pts, where = _placements(view)
     places = (  # names that never overlap (issue 21 item 10)
         _name_places(view, pts, highlight, height, labels)
@@ -634,7 +640,6 @@ def board_figure(
         else None
     )
 
-    fig = go.Figure(_validate=validate)
     _draw_board(fig, view)
     _draw_features(fig, view)
     for i, sid in enumerate(side_ids):  # shapes under every marker
@@ -691,18 +696,17 @@ def board_figure(
         plot_bgcolor="white",
         hovermode="closest",
     )
-    return fig
 
 
 def _table_figure(
+    fig: Figure,
     view: GameView,
     highlight: Highlight | None,
     height: int,
     names: dict[str, str],
     colours: dict[str, str],
     hover_names: Names,
-    validate: bool = True,
-) -> go.Figure:
+) -> None:
     """Seats round a table: each seat's panel with its zones, cards, face-down stacks and
     markers (``viewer.board_table``), the current event's attacks and units drawn over it."""
     layout: TableLayout = table_layout(view, TABLE_WIDTH, max(height - 50, 200))
@@ -711,7 +715,6 @@ def _table_figure(
         for u in view.units
         if u.id in layout.where
     }
-    fig = go.Figure(_validate=validate)
     shown_height = frame_table(fig, layout, height)
     draw_table(fig, view, layout, colours, names, hovers)
     if highlight is not None:
@@ -725,23 +728,25 @@ def _table_figure(
         plot_bgcolor="white",
         hovermode="closest",
     )
-    return fig
 
 
 def board_json(
     view: GameView, highlight: Highlight | None = None, *, height: int = BOARD_HEIGHT
 ) -> str:
-    """:func:`board_figure` as plotly JSON, built without plotly's per-property validation:
-    the same JSON (``tests/test_board_json.py``) at half the server's time, which a hosted
-    table pays for every view at every event (issue 20's load: the board was half of it)."""
-    fig = board_figure(view, highlight, height=height, validate=False)
-    return str(fig.to_json(validate=False))
+    """:func:`board_figure` as plotly JSON, drawn on plain dicts (``viewer.plain_figure``):
+    the same JSON (``tests/test_board_json.py``) for about a tenth of the server's time, which
+    a hosted table pays for every view at every event (issue 20's load: the board was half of
+    it)."""
+    fig = PlainFigure()
+    with drawing_plain():
+        _draw_board_figure(fig, view, highlight, height)
+    return fig.to_json()
 
 
 # --- static export -------------------------------------------------------------------------------
 
 
-def figure_png(fig: go.Figure, *, width: int = 1000, height: int | None = None) -> bytes:
+def figure_png(fig: Figure, *, width: int = 1000, height: int | None = None) -> bytes:
     """PNG bytes of a figure (kaleido drives a headless Chromium), as tall as the figure is
     drawn (600 pixels when it sets no height)."""
     if height is None:
