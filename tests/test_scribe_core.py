@@ -263,3 +263,24 @@ def test_links_are_secret_tokens_kept_only_as_hashes_and_revocable(store: GameSt
     assert access.may_order("royal_navy") and not access.may_order("kriegsmarine")
     assert access.may_order(None)  # the table's own steps: any side may trigger them
     assert not T.Access("public").may_order(None)
+
+
+def test_a_link_revoked_by_another_process_opens_nothing_on_a_server_that_read_it(
+    store: GameStore, tmp_path: Path
+) -> None:
+    """The server keeps the table and the links it read (issue 20's load) only while their
+    streams stay as they were: a revocation made elsewhere (``wake links --revoke`` in another
+    process) takes effect at the server's next read, and a table changed but not saved by one
+    caller is not what the next caller reads."""
+    gid = _physical_morze(store)
+    made = T.issue_links(store, gid)
+    assert T.resolve(store, made["royal_navy"]).role == "side"  # read, and kept
+    elsewhere = GameStore(str(tmp_path / "store.sqlite3"))
+    number = next(r["number"] for r in T.links(elsewhere, gid) if r["side"] == "royal_navy")
+    T.revoke_link(elsewhere, gid, number)
+    assert T.resolve(store, made["royal_navy"]).role == "public"
+    assert T.resolve(store, made["kriegsmarine"]).role == "side"
+    unsaved = T.open_table(store, gid)
+    other = next(r["number"] for r in T.links(store, gid) if r["side"] == "kriegsmarine")
+    unsaved.revoke_link(other)
+    assert T.resolve(store, made["kriegsmarine"]).role == "side"
