@@ -20,16 +20,23 @@ import pytest
 
 from domain.record import read_record_file
 from tests.browser.conftest import Server, context_page
+from tests.browser.test_scrubber_browser import board_tops
 from tests.browser.test_viewer_browser import (
     GAMES_DIR,
+    RIVER_PLATE,
+    Game,
     board,
     expect,
     expect_event,
     focus_page,
+    open_game,
     position_line,
     position_text,
+    river_plate,
     scrubber,
 )
+
+__all__ = ["river_plate"]  # the module fixture, shared
 
 WIDTH, HEIGHT = 390, 844
 MIN_BOARD_SHOWN = 300  # px of the board inside the first screen, at least
@@ -169,3 +176,14 @@ def test_a_phone_sized_window_shows_the_board_first(
     page.set_viewport_size({"width": WIDTH, "height": 5000})  # the whole page, to look at
     page.wait_for_timeout(500)
     page.screenshot(path=str(artifacts / f"narrow-{game}-whole.png"))
+
+
+def test_on_a_phone_the_board_stays_put_while_one_scrubs(
+    phone: Any, server: Server, river_plate: Game
+) -> None:
+    """Issue 21 item 9 at 390 px: the position line (three lines here) and the swing note keep
+    their height at every event, so the board under them never moves as one scrubs."""
+    length = river_plate.length
+    open_game(phone, server, RIVER_PLATE, 0, length)
+    tops = board_tops(phone, scrubber(phone), length)
+    assert len(set(tops.values())) == 1, tops

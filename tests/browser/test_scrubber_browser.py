@@ -192,3 +192,28 @@ def test_a_long_games_move_list_is_windowed_and_still_reaches_every_event(
     expect(last).to_have_class(re.compile(r"\bcurrent\b"))
     expect(last).to_contain_text(tl.events[length - 1].text)
     shot(page, artifacts, f"25-convoy-move-list-event-{length}")
+
+
+TOP = "(e) => e.getBoundingClientRect().top + window.scrollY"
+
+
+def board_tops(page: Any, frame: Any, length: int) -> dict[int, float]:
+    """The board's top in the scrubber's frame at events across the whole game (the slider
+    moves in the page), the start and the end included."""
+    tops = {}
+    for event in sorted({*range(0, length + 1, max(1, length // 40)), length}):
+        frame.locator("#slider").fill(str(event))
+        expect(position_line(page)).to_have_text(position_text(event, length))
+        tops[event] = frame.locator("#board").evaluate(TOP)
+    return tops
+
+
+def test_the_board_stays_put_while_one_scrubs(page: Any, server: Server, river_plate: Game) -> None:
+    """Issue 21 item 9: the position line and the swing note above the board keep their height
+    whatever an event's text (one line or two, the last event with no next swing), so the board
+    and the graphs under it never move as one scrubs, and a click lands where one aimed (a click
+    on the win-probability graph landed on another chart when they moved)."""
+    length = river_plate.length
+    open_game(page, server, RIVER_PLATE, 0, length)
+    tops = board_tops(page, scrubber(page), length)
+    assert len(set(tops.values())) == 1, tops

@@ -97,13 +97,16 @@
       const ev = ctx.P.events[pos - 1];
       line.append(` · Turn ${f.turn} · ${f.phase} · ${ev[3]}`);
     }
+    line.title = line.textContent; // the whole line, where two lines cannot hold it
   }
   function updateButtons(n) {
     const next = nextSwing(n);
     const prev = prevSwing(n);
     document.querySelector('[data-go="next-swing"]').disabled = !next;
     document.querySelector('[data-go="prev-swing"]').disabled = !prev;
-    $('swing-note').textContent = next ? `Next swing: event ${next[0]} (${next[1]}) — ${next[2]}` : '';
+    const note = $('swing-note');
+    note.textContent = next ? `Next swing: event ${next[0]} (${next[1]}) — ${next[2]}` : '';
+    note.title = note.textContent; // one line on the page: the rest when pointed at
   }
 
   const slider = $('slider');
