@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.chance import faces_text, is_pool_roll, odds_text, pool_text
 from domain.engine import Fact, GameState, apply_event, decode
+from domain.event_kinds import topic_words
 from domain.events import CommandIssued, DiceRolled, DomainEvent, RollRecord
 from domain.read_model import GameView, redact_view
 from domain.ruleset import Ruleset
@@ -473,7 +474,7 @@ def explanation_lines(ex: Explanation) -> list[str]:
     """Plain-text form (the CLI's ``wake explain``)."""
     lines = [
         f"event {ex.seq}: {ex.text}",
-        f"  topic {ex.topic}{' (automatic)' if ex.automatic else ''}",
+        f"  kind: {topic_words(ex.topic)}{' (automatic)' if ex.automatic else ''}",
     ]
     lines.extend(f"  {note}" for note in ex.notes)
     if ex.rule:

@@ -10,13 +10,14 @@ from functools import cache
 
 from domain.chance import describe_roll
 from domain.engine import Fact
+from domain.event_kinds import kind_name
 from domain.events import DiceRolled
 from domain.explain import explain_event, explanation_lines
 from domain.record import read_record_file
 from domain.words import Names, unit_labels, value_text
 from tests.helpers import FIXTURES
 from viewer.scrubber import build_payload
-from viewer.timeline import Timeline, kind_name
+from viewer.timeline import Timeline
 
 
 @cache

@@ -27,6 +27,8 @@ def test_the_scan_finds_what_it_looks_for() -> None:
         "False",
     ]
     assert problems("dials victory " + "ab" * 32, {}) == ["hex digest"]
+    assert problems("wake.DiceRolled/1 · automatic", {}) == ["event topic"]
+    assert problems("dice roll · automatic; see rules/PL-4.md or 1.5/2", {}) == []
     assert problems("activate squadron: move to 353.474, 355.403", {}) == [
         "float with 3+ decimals"
     ]

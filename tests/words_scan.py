@@ -10,6 +10,7 @@ events, the dispute report's visible text. :func:`problems` names what must neve
 
 * a Python repr: ``[]``, ``['``, ``{'``, ``None``, ``True``, ``False``;
 * a written-out digest: 40 or more hex digits;
+* an event's stored topic (``wake.DiceRolled/1``) where its kind in words belongs;
 * a float written with three decimals or more (``move to 353.474, 355.403``; issue 21: a
   person measures to a millimetre or a tenth of a centimetre, a position in whole numbers);
 * a unit's internal id where the view already gives it a display name (``graf_spee`` for
@@ -46,6 +47,7 @@ REPR = {
     "False": re.compile(r"\bFalse\b"),
     "hex digest": re.compile(r"\b[0-9a-f]{40,}\b"),
     "float with 3+ decimals": re.compile(r"(?<![\w.])\d+\.\d{3,}\b"),
+    "event topic": re.compile(r"\b[a-z_]+(?:\.[a-z_]+)*\.[A-Z][A-Za-z]+/\d+\b"),
 }
 REPORT_EVENTS = 3
 """Events per game and view whose dispute report is scanned (a report embeds a board)."""

@@ -26,6 +26,7 @@ from domain.analysis.run import plan
 from domain.annotations import Annotation, shown_to
 from domain.engine import decode
 from domain.errors import WakeError
+from domain.event_kinds import topic_words
 from domain.explain import (
     Explanation,
     command_line,
@@ -483,7 +484,7 @@ def _explain_panel(tl: Timeline, event: int, viewer: str | None) -> None:
         before, tl.facts, event - 1, viewer, tl.names_at(event, viewer), tl.state_at
     )
     st.markdown(f"**Event {ex.seq}** — {_md(ex.text)}", help=tip(ex.text))
-    st.caption(_md(f"{ex.topic}{' · automatic' if ex.automatic else ''}"))
+    st.caption(_md(f"{topic_words(ex.topic)}{' · automatic' if ex.automatic else ''}"))
     if ex.notes:  # what the state before it makes of the event (an attack's range, zones)
         notes = "\n".join(ex.notes)
         st.text(notes, help=tip(notes))

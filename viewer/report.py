@@ -21,6 +21,7 @@ from typing import Any
 from domain.annotations import Annotation
 from domain.engine import Fact, decode, replay
 from domain.errors import NoSuchEvent
+from domain.event_kinds import topic_words
 from domain.explain import (
     Explanation,
     command_line,
@@ -61,7 +62,8 @@ def _e(text: object) -> str:
 
 def _explanation_html(ex: Explanation) -> str:
     parts = [f"<p><b>Event {ex.seq}</b>: {_e(ex.text)}</p>"]
-    parts.append(f"<p class='meta'>{_e(ex.topic)}{' (automatic)' if ex.automatic else ''}</p>")
+    kind = topic_words(ex.topic)
+    parts.append(f"<p class='meta'>{_e(kind)}{' (automatic)' if ex.automatic else ''}</p>")
     parts.extend(f"<p>{_e(note)}</p>" for note in ex.notes)
     if ex.rule:
         parts.append(f"<p><b>Rule {_e(ex.rule)}</b>: {_e(ex.rule_summary)}</p>")

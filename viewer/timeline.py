@@ -10,7 +10,6 @@ models and a few payload conventions (fields ``side``, ``unit``, ``attacker``, `
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.engine import Fact, GameState, apply_event, decode, fold, new_game
+from domain.event_kinds import topic_kind
 from domain.events import CommandIssued, DiceRolled
 from domain.header import GameHeader
 from domain.move_list import MoveList
@@ -85,22 +85,6 @@ class Series:
         pts = self.points.setdefault(name, [])
         if not pts or pts[-1][1] != value:
             pts.append((seq, value))
-
-
-def _kind(topic: str) -> str:
-    return topic.split("/")[0].rsplit(".", 1)[-1]
-
-
-KIND_WORDS = {"CommandIssued": "order", "DiceRolled": "dice roll", "CardDrawn": "card drawn"}
-
-
-def kind_name(kind: str) -> str:
-    """An event kind as players read it in the move list's filter: ``AttackDeclared`` ->
-    ``attack declared``, ``CommandIssued`` -> ``order`` (issue 21 item 7)."""
-    if kind in KIND_WORDS:
-        return KIND_WORDS[kind]
-    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", kind)
-    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words) or kind
 
 
 def _ids(value: Any) -> list[str]:
@@ -188,7 +172,7 @@ class Timeline:
                     seq=fact.seq,
                     command=fact.command,
                     topic=fact.topic,
-                    kind=_kind(fact.topic),
+                    kind=topic_kind(fact.topic),
                     automatic=fact.automatic,
                     side=side,
                     units=_units(payload, self.known_units),

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import apply_event, new_game
+from domain.event_kinds import kind_name
 from domain.events import CommandIssued, DiceRolled, DomainEvent
 from domain.links import links_of
 from domain.read_model import GameView, UnitView, redact_view
 from domain.words import unit_labels
 from viewer.figures import _label_point, _outline, board_height
-from viewer.timeline import LUCK_MARK, Timeline, _side, _units, kind_name
+from viewer.timeline import LUCK_MARK, Timeline, _side, _units
 
 FORMAT = 1
 
