@@ -22,7 +22,7 @@ from rich.console import Console
 from domain.cli.render import state_table
 from domain.engine import apply_fact, new_game
 from domain.read_model import HIDDEN_KIND, GameView, redact_view
-from domain.record import read_record_file
+from domain.record import Record, read_record_file
 from tests.cli_helpers import wake
 from tests.helpers import FIXTURES, RECORDS
 from tests.words_scan import game_ids, id_pattern, log_problems
@@ -49,17 +49,21 @@ def table_text(view: GameView, event: int) -> str:
     return out.getvalue()
 
 
-def _events(length: int) -> list[int]:
-    return sorted({0, length // 3, 2 * length // 3, length})
+def _events(record: Record) -> list[int]:
+    """The start, a third, two thirds, the end, and the first sealed choice (SHIPS' face-down
+    fleets, ST-1.3: the only moment a side holds hidden ships, not cards)."""
+    length = len(record.events)
+    sealed = [f.seq for f in record.events if "Committed" in f.topic][:1]
+    return sorted({0, length // 3, 2 * length // 3, length, *sealed})
 
 
 def shown_tables(path: Path) -> Iterator[Shown]:
-    """The tables of ``path``'s game at its start, a third, two thirds and its end, as the
-    umpire and as each side."""
+    """The tables of ``path``'s game at the events :func:`_events` picks, as the umpire and as
+    each side."""
     record = read_record_file(path)
     state = new_game(record.header)
     sides: list[str | None] = [None, *(s.id for s in record.header.sides)]
-    wanted = _events(len(record.events))
+    wanted = _events(record)
     for fact in [None, *record.events]:
         if fact is not None:
             state = apply_fact(state, fact, check=False)
