@@ -117,6 +117,10 @@ class UnitView(_View):
     position: tuple[float, float] | None = None  # continuous boards
     cell: tuple[int, int] | None = None  # grid boards
     zone: str | None = None  # zone boards
+    # Where a unit that has no position, cell or zone is, in players' words ("in reserve, not
+    # yet deployed", "off the map at the S edge, not yet entered"); empty when it is on the
+    # board or its status says it all (``wake show`` writes the status then).
+    off_board: str = ""
     heading: float | None = None  # degrees, if the ruleset has facing
     details: dict[str, Detail] = Field(default_factory=dict)
     shapes: list[ShapeView] = Field(default_factory=list)  # outline, zones, arcs (optional)

@@ -14,13 +14,16 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
+import shapely
 
+from domain.links import links_of
 from domain.read_model import BoardView, GameView, SideView, UnitView, redact_view
 from domain.record import read_record_file
 from tests.helpers import FIXTURES
 from tests.words_scan import id_pattern
-from viewer.board_table import PW
-from viewer.figures import board_figure
+from viewer.board_table import PW, table_layout
+from viewer.figure_style import BOARD_HEIGHT
+from viewer.figures import TABLE_WIDTH, Highlight, board_figure
 from viewer.timeline import Timeline
 
 GAMES = [
@@ -202,3 +205,46 @@ def test_a_ships_game_exports_its_table(game: str) -> None:
     for unit in view.units:
         if unit.tile and not unit.private:
             assert unit.name[:12] in notes, unit.name
+
+
+def _attack_events(tl: Timeline) -> list[int]:
+    """The events of a game that draw attack lines (``domain.links.links_of``)."""
+    return [
+        e
+        for e in range(1, tl.length + 1)
+        if links_of(tl.decoded[e - 1].model_dump(mode="json"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["games/ships/multi4-line_weapon.wake.json", "games/ships/multi6-nadesico.wake.json"],
+    ids=lambda g: g.split("/")[-1],
+)
+def test_attack_lines_never_run_over_a_cards_text(game: str) -> None:
+    """Issue 21 items 4 and 11: on the SHIPS table an attack line (attacker to each target,
+    a line weapon's three vanguards too, ST-2.2) runs from card edge to card edge and never
+    over a card tile or a face-down stack, whose text it would strike through: every drawn
+    segment of the attacks of every sixth attacking event of the game (a board takes a fifth
+    of a second to draw), checked with shapely against each card's box."""
+    tl = _timeline(game)
+    crossed: list[str] = []
+    lines = 0
+    for event in _attack_events(tl)[::6]:
+        view = tl.view_at(event)
+        links = links_of(tl.decoded[event - 1].model_dump(mode="json"))
+        highlight = Highlight(attacks=tuple((ln.source, ln.target) for ln in links))
+        fig = board_figure(view, highlight)
+        layout = table_layout(view, TABLE_WIDTH, max(BOARD_HEIGHT - 50, 200))
+        cards = [(t.unit.name, t.box) for t in layout.tiles]
+        cards += [(f"stack of {s.side}", s.box) for s in layout.stacks]
+        for trace in (t for t in fig.data if t.name == "attack"):
+            lines += 1
+            points = [(x, y) for x, y in zip(trace.x, trace.y, strict=True) if x is not None]
+            drawn = shapely.LineString(points)
+            for name, b in cards:
+                inner = shapely.box(b.x0, b.y0, b.x1, b.y1).buffer(-0.5)
+                if drawn.intersects(inner):
+                    crossed.append(f"event {event}: {trace.customdata[0]} line over {name}")
+    assert lines > 10
+    assert not crossed, f"{len(crossed)} lines over cards, e.g.\n" + "\n".join(crossed[:10])

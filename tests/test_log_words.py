@@ -15,71 +15,17 @@ in the viewer's move list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from domain.engine import new_game, replay
+from domain.engine import new_game
 from domain.move_list import log_lines
 from domain.record import read_record_file
-from domain.words import SNAKE_ID
 from tests.helpers import RECORDS
-from tests.words_scan import id_pattern, problems
+from tests.words_scan import game_ids, log_problems
 
-QUOTED_ID = re.compile(r"(?<!\w)'[\w-]+'(?!\w)")
 LOG_LINE = re.compile(r"^ {0,5}\d+[* ] \S")
-
-
-def _named(data: Any) -> Iterator[tuple[str, str]]:
-    """Every ``(id, name)`` of an object in ``data`` that has both."""
-    if isinstance(data, Mapping):
-        ident, name = data.get("id"), data.get("name")
-        if isinstance(ident, str) and isinstance(name, str):
-            yield ident, name
-        for value in data.values():
-            yield from _named(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _named(value)
-
-
-def game_ids(path: Path) -> dict[str, str]:
-    """The ids of ``path``'s game that a person must not read (id -> its display name): each
-    named object of its scenario and data, each unit of its read models at the start and the
-    end, less the seats named in capitals (see the module)."""
-    record = read_record_file(path)
-    header = record.header
-    ids = dict(_named(header.model_dump(mode="json")["scenario"]))
-    for state in (new_game(header), replay(header, record.events, check=False)):
-        view = state.ruleset.read_model(state.rules)
-        ids |= {u.id: u.name for u in view.units if u.name and u.name != "hidden"}
-        ids |= {s.id: s.name for s in view.sides}
-    seats = {s.id for s in header.sides if s.id.isupper()}
-    return {i: n for i, n in ids.items() if i != n and i not in seats}
-
-
-def log_problems(lines: list[str], ids: Mapping[str, str]) -> list[str]:
-    """Each problem of a log's ``lines`` (``tests.words_scan.problems``: reprs, digests; a
-    ``snake_case`` word; a quoted id; an id of ``ids`` as a whole word), with its line."""
-    found: list[str] = []
-    patterns = {i: id_pattern(i) for i in ids}
-    names = sorted(set(ids.values()), key=len, reverse=True)
-    written = re.compile("|".join(re.escape(n) for n in names)) if names else None
-    for line in lines:
-        what = problems(line, {})
-        what += [f"snake_case {m.group(1)}" for m in SNAKE_ID.finditer(line)]
-        what += [f"quoted id {m.group(0)}" for m in QUOTED_ID.finditer(line)]
-        # an id inside a name written out is the name (the side ``escort`` in "Convoy escort")
-        bare = written.sub("\x00", line) if written else line
-        what += [
-            f"id {i} (named {ids[i]})"
-            for i, pattern in patterns.items()
-            if i in bare and pattern.search(bare)
-        ]
-        found += [f"{w}: {line.strip()}" for w in what]
-    return found
 
 
 def test_the_log_scan_finds_what_it_looks_for() -> None:

@@ -18,20 +18,28 @@ events, the dispute report's visible text. :func:`problems` names what must neve
 
 The names a view knows are read from the read models as that view sees them
 (``redact_view``): a side's text is never checked against a name it may not know.
+
+For the lines a command prints (``wake log``, ``wake show``), :func:`game_ids` reads the ids a
+person must not read from the game's own data and :func:`log_problems` checks each line. A side
+id written in capitals (SHIPS' seats ``P1``..``P6``, Iron & Oak's ``USA`` and ``CSA``) is the
+players' own name for that seat (the rules write "Bombshell (CSA)", IO-9.2; SHIPS seats its
+players round a table, ST-0) and reads as it is, as in the viewer's move list.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
-from domain.engine import apply_event, new_game
+from domain.engine import apply_event, new_game, replay
 from domain.explain import explain_event, explanation_lines
 from domain.read_model import GameView, UnitView, redact_view
 from domain.record import read_record_file
+from domain.words import SNAKE_ID
 from viewer.figures import _hover, view_names
 from viewer.report import ReportRequest, build_report
 from viewer.rounds import round_summary
@@ -49,6 +57,8 @@ REPR = {
     "float with 3+ decimals": re.compile(r"(?<![\w.])\d+\.\d{3,}\b"),
     "event topic": re.compile(r"\b[a-z_]+(?:\.[a-z_]+)*\.[A-Z][A-Za-z]+/\d+\b"),
 }
+QUOTED_ID = re.compile(r"(?<!\w)'[\w-]+'(?!\w)")
+"""An id written as Python quotes a string (``'victory'``)."""
 REPORT_EVENTS = 3
 """Events per game and view whose dispute report is scanned (a report embeds a board)."""
 
@@ -207,3 +217,57 @@ def _report_events(tl: Timeline) -> list[int]:
             picks.append(seq)
     picks.append(tl.length)
     return sorted(set(picks))[:REPORT_EVENTS]
+
+
+# --- lines of text a command prints (``wake log``, ``wake show``) -------------------------
+
+
+def _named(data: Any) -> Iterator[tuple[str, str]]:
+    """Every ``(id, name)`` of an object in ``data`` that has both."""
+    if isinstance(data, Mapping):
+        ident, name = data.get("id"), data.get("name")
+        if isinstance(ident, str) and isinstance(name, str):
+            yield ident, name
+        for value in data.values():
+            yield from _named(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _named(value)
+
+
+def game_ids(path: Path) -> dict[str, str]:
+    """The ids of ``path``'s game that a person must not read (id -> its display name): each
+    named object of its scenario and data, each unit of its read models at the start and the
+    end, less the seats named in capitals (see the module). Shared by the scans of ``wake log``
+    (``tests/test_log_words.py``) and ``wake show`` (``tests/test_show_words.py``)."""
+    record = read_record_file(path)
+    header = record.header
+    ids = dict(_named(header.model_dump(mode="json")["scenario"]))
+    for state in (new_game(header), replay(header, record.events, check=False)):
+        view = state.ruleset.read_model(state.rules)
+        ids |= {u.id: u.name for u in view.units if u.name and u.name != "hidden"}
+        ids |= {s.id: s.name for s in view.sides}
+    seats = {s.id for s in header.sides if s.id.isupper()}
+    return {i: n for i, n in ids.items() if i != n and i not in seats}
+
+
+def log_problems(lines: list[str], ids: Mapping[str, str]) -> list[str]:
+    """Each problem of printed ``lines`` (a log's, a table's) (:func:`problems`: reprs, digests; a
+    ``snake_case`` word; a quoted id; an id of ``ids`` as a whole word), with its line."""
+    found: list[str] = []
+    patterns = {i: id_pattern(i) for i in ids}
+    names = sorted(set(ids.values()), key=len, reverse=True)
+    written = re.compile("|".join(re.escape(n) for n in names)) if names else None
+    for line in lines:
+        what = problems(line, {})
+        what += [f"snake_case {m.group(1)}" for m in SNAKE_ID.finditer(line)]
+        what += [f"quoted id {m.group(0)}" for m in QUOTED_ID.finditer(line)]
+        # an id inside a name written out is the name (the side ``escort`` in "Convoy escort")
+        bare = written.sub("\x00", line) if written else line
+        what += [
+            f"id {i} (named {ids[i]})"
+            for i, pattern in patterns.items()
+            if i in bare and pattern.search(bare)
+        ]
+        found += [f"{w}: {line.strip()}" for w in what]
+    return found

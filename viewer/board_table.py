@@ -17,6 +17,7 @@ up), the axes kept square; text is sized by how many figure pixels a design pixe
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -540,6 +541,83 @@ def _draw_markers(
                 },
             )
         )
+
+
+ROUTE_MARGIN = 3.0
+"""How far outside a card an attack line starts, ends and bends (design pixels)."""
+
+
+def _inside(a: Point, b: Point, box: Box) -> float:
+    """How much of the segment ``a``-``b`` runs inside ``box`` (Liang-Barsky clipping)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0
+    sides = ((-dx, a[0] - box.x0), (dx, box.x1 - a[0]), (-dy, a[1] - box.y0), (dy, box.y1 - a[1]))
+    for p, q in sides:
+        if p == 0:
+            if q <= 0:
+                return 0.0
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 >= t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(dx, dy)
+
+
+def _ring(box: Box, d: float) -> list[Point]:
+    """Eight points round ``box``, ``d`` outside it: its corners and the middles of its sides."""
+    x0, x1, y0, y1 = box.x0 - d, box.x1 + d, box.y0 - d, box.y1 + d
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    return [(x0, y0), (xm, y0), (x1, y0), (x1, ym), (x1, y1), (xm, y1), (x0, y1), (x0, ym)]
+
+
+def card_boxes(layout: TableLayout) -> dict[str, Box]:
+    """Every card on the table (tiles and face-down stacks) by the units it stands for."""
+    boxes = {t.unit.id: t.box for t in layout.tiles}
+    for s in layout.stacks:
+        boxes.update({u.id: s.box for u in s.units})
+    return boxes
+
+
+def attack_path(layout: TableLayout, attacker: str, target: str) -> list[Point]:
+    """The attack line from ``attacker`` to ``target`` on the table (issue 21 item 11): from
+    the edge of the attacker's card to the edge of the target's (a marker's own point for a
+    unit drawn as a marker), straight where that crosses no card, else with one bend in the
+    room between cards and panels; of those, the one running least over cards, then the
+    shortest. A card's text is never under a line that can go round it.
+    ``viewer/scrubber/static/board-table.js`` routes the in-page board's lines the same way."""
+    boxes = card_boxes(layout)
+    cards = list({(b.x0, b.y0): b for b in boxes.values()}.values())
+
+    def ends(uid: str) -> list[Point]:
+        box = boxes.get(uid)
+        return _ring(box, ROUTE_MARGIN) if box is not None else [layout.pts[uid]]
+
+    def over(a: Point, b: Point) -> float:
+        return sum(_inside(a, b, box) for box in cards)
+
+    def cost(path: list[Point]) -> tuple[float, float]:
+        legs = list(itertools.pairwise(path))
+        return (
+            round(sum(over(a, b) for a, b in legs), 6),
+            sum(math.dist(a, b) for a, b in legs),
+        )
+
+    starts, stops = ends(attacker), ends(target)
+    best = min(([a, b] for a in starts for b in stops), key=cost)
+    if cost(best)[0] == 0:
+        return best
+    bends = [p for panel in layout.panels for p in _ring(panel.box, GAP / 2)]
+    bends += [p for box in cards for p in _ring(box, ROUTE_MARGIN)]
+    for w in bends:
+        a = min(starts, key=lambda p: cost([p, w]))
+        b = min(stops, key=lambda p: cost([w, p]))
+        if cost([a, w, b]) < cost(best):
+            best = [a, w, b]
+    return best
 
 
 def focus_table(fig: Figure, layout: TableLayout, focus: frozenset[str]) -> None:

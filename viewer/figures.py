@@ -39,6 +39,7 @@ from viewer.board_geometry import (
 )
 from viewer.board_table import (
     TableLayout,
+    attack_path,
     draw_table,
     focus_table,
     frame_table,
@@ -494,17 +495,19 @@ def _draw_highlight(
     for attacker, target in highlight.attacks:
         if attacker not in pts or target not in pts:
             continue
-        (x0, y0), (x1, y1) = pts[attacker], pts[target]
+        # on a table the line runs from card edge to card edge, never over a card's text
+        path = attack_path(table, attacker, target) if table is not None else []
+        path = path or [pts[attacker], pts[target]]
         fig.add_trace(
             scatter(
                 name="attack",
                 legendgroup="attack",
                 showlegend=first,
-                x=[x0, x1],
-                y=[y0, y1],
+                x=[x for x, _ in path],
+                y=[y for _, y in path],
                 mode="lines",
                 line={"color": ATTACK_COLOUR, "dash": "dash", "width": 2},
-                customdata=[attacker, target],
+                customdata=[attacker] * (len(path) - 1) + [target],
                 hovertemplate=(
                     f"{_esc(units[attacker].name if attacker in units else attacker)} → "
                     f"{_esc(units[target].name if target in units else target)}"

@@ -258,6 +258,77 @@ def test_armada_labels_never_overlap_and_a_ship_shows_its_range_bands(
     shot(page, artifacts, f"33-armada-rings-{ship.id}-event-{event}")
 
 
+# every unit label and every unit marker as drawn (screen boxes), each with its unit's id (a
+# label of a unit with an outline: none)
+_LABEL_AND_MARKER_BOXES = """() => {
+    const gd = document.getElementById('board');
+    const groups = gd.querySelectorAll('.scatterlayer .trace');
+    const labels = []; const markers = [];
+    const box = (node) => { const b = node.getBoundingClientRect();
+        return b.width > 0 ? [b.left, b.top, b.right, b.bottom] : null; };
+    gd.data.forEach((t, i) => {
+        const name = t.name || ''; const g = groups[i];
+        if (!g) return;
+        const ids = Array.from(t.customdata || []);
+        const units = t.meta === 'unit';
+        if (units) for (const p of g.querySelectorAll('.points path.point')) {
+            const b = box(p);
+            if (b && p.__data__) markers.push([ids[p.__data__.i], ...b]);
+        }
+        // a unit drawn as a marker is labelled in its own trace, one with an outline in its
+        // side's "names" trace; the units the event names are drawn again "(current)"
+        const unitLabels = (units || name.endsWith(' names')) && !name.endsWith('(current)');
+        if (!unitLabels) return;
+        for (const tp of g.querySelectorAll('.textpoint')) {
+            const text = tp.querySelector('text');
+            const b = text && text.textContent ? box(text) : null;
+            if (b) labels.push([text.textContent, units ? ids[tp.__data__.i] : null, ...b]);
+        }
+    });
+    return {labels, markers};
+}"""
+
+
+def _labels_on_markers(found: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each (label, unit) where a unit's label covers another unit's marker (a pixel of
+    slack: estimated boxes, drawn glyphs)."""
+    hits = []
+    for text, own, lx0, ly0, lx1, ly1 in found["labels"]:
+        for uid, mx0, my0, mx1, my1 in found["markers"]:
+            if uid == own:
+                continue
+            if lx0 < mx1 - 1 and mx0 < lx1 - 1 and ly0 < my1 - 1 and my0 < ly1 - 1:
+                hits.append((text, uid))
+    return hits
+
+
+def test_unit_labels_never_cover_another_units_marker(
+    page: Any, server: Server, artifacts: Path
+) -> None:
+    """Issue 21 item 10: the in-page board placed labels clear of each other but not of the
+    units' markers (a squadron's name written over the next squadron's dot); the Python board
+    (``viewer/label_place.py``) keeps every marker clear. On the crowded convoy board and the
+    Armada game at its attacks, no unit label covers another unit's marker."""
+    convoy = GAMES_DIR / "morze" / "convoy_battle-large.wake.json"
+    rec = read_record_file(convoy)
+    armada = read_record_file(server.armada_record)
+    attacks = [f.seq for f in armada.events if f.topic == ARMADA_ATTACK]
+    boards = [(rec.header.game_id, e, len(rec.events)) for e in (1, min(1500, len(rec.events)))]
+    boards += [(server.armada_game, e, len(armada.events)) for e in (attacks[0], attacks[-1])]
+    found: list[tuple[str, int, str, str]] = []
+    for game, event, length in boards:
+        open_game(page, server, game, event, length)
+        drawn = _wait_for(
+            page,
+            lambda: (d := _frame(page).evaluate(_LABEL_AND_MARKER_BOXES))["labels"] and d,
+            "labels and markers",
+        )
+        assert drawn["markers"], (game, event)
+        found += [(game, event, text, uid) for text, uid in _labels_on_markers(drawn)]
+        shot(page, artifacts, f"36-labels-clear-of-markers-{game[:8]}-event-{event}")
+    assert not found, f"{len(found)} labels over markers, e.g. {found[:8]}"
+
+
 def test_the_units_an_event_names_are_drawn_above_the_others(
     page: Any, server: Server, river_plate: Game
 ) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
 
 from domain.read_model import redact_view
 from domain.record import read_record_file
@@ -120,7 +121,9 @@ def test_ships_seats_sit_round_the_table_with_cards_and_attack_lines(
 ) -> None:
     """Four players at the line weapon's shot (ST-3.1: P1 fires at the vanguards of the centre
     and its two neighbours): the seats round the table in order, P4 beside P1; each vanguard
-    card shows its name, attack, hull and damage; the attack lines end on the target cards."""
+    card shows its name, attack, hull and damage; the attack lines end at the target cards'
+    edges and run over no card (issue 21 item 11: a line struck through the text of the cards
+    between)."""
     rec = read_record_file(LINE_FILE)
     tl = Timeline(rec.header, rec.events)
     shot_event = next(f for f in rec.events if f.topic == ATTACK and f.payload["line"])
@@ -151,14 +154,20 @@ def test_ships_seats_sit_round_the_table_with_cards_and_attack_lines(
     ids, xs, ys = lines[0]
     ends = [i for i in ids if i]
     assert set(shot_event.payload["targets"]) <= set(ends)
-    # every line ends on its target's card: at the card's point, inside its tile on screen
-    centre = {t[0]: t[5:7] for t in drawn["tiles"]}
+    # every line ends at its target's card, on its edge (issue 21 item 11: never over a card's
+    # text), and no drawn segment runs over a card tile or a face-down stack
+    cards = [shapely.box(*t[1:5]) for t in drawn["tiles"]] + [
+        shapely.box(*st[1:5]) for st in drawn["stacks"]
+    ]
     for target in shot_event.payload["targets"]:
-        x, y = centre[target]
-        x0, y0, x1, y1 = tiles[target]
-        assert x0 <= x <= x1 and y0 <= y <= y1
-        ends_at = [(xs[i], ys[i]) for i in range(len(xs)) if ids[i] == target]
-        assert any(math.dist((x, y), e) < 0.5 for e in ends_at), (target, ends_at, (x, y))
+        card = shapely.box(*tiles[target])
+        ends_at = [shapely.Point(xs[i], ys[i]) for i in range(len(xs)) if ids[i] == target]
+        assert any(card.distance(e) < 8 for e in ends_at), (target, ends_at, tiles[target])
+    for k in range(1, len(xs)):
+        if xs[k - 1] is None or xs[k] is None:
+            continue
+        leg = shapely.LineString([(xs[k - 1], ys[k - 1]), (xs[k], ys[k])])
+        assert not any(leg.intersects(c.buffer(-1)) for c in cards), (ids[k], leg)
     # a click on a card picks its ship: its details show below the board
     target = shot_event.payload["targets"][0]
     x0, y0, x1, y1 = tiles[target]

@@ -51,6 +51,10 @@ from domain.words import possessive
 ZONE_LETTERS = {"front": "F", "left": "L", "right": "R", "rear": "A"}
 
 
+RESERVE = "in reserve, not yet deployed (SWA-SETUP)"
+"""Where a ship or squadron not yet deployed is (``UnitView.off_board``)."""
+
+
 def _status(destroyed: bool, deployed: bool) -> str:
     if destroyed:
         return "destroyed"
@@ -97,6 +101,7 @@ def _ship_unit(state: ArmadaState, ship: ShipState) -> UnitView:
         name=ship.name,
         kind="ship",
         status=_status(ship.destroyed, ship.deployed),
+        off_board="" if ship.deployed else RESERVE,
         damage=len(ship.damage),
         strength=card.hull,
         position=ship.pose.position if ship.deployed else None,
@@ -169,6 +174,7 @@ def _squadron_unit(state: ArmadaState, sq: SquadronState) -> UnitView:
         name=sq.name,
         kind="squadron",
         status=_status(sq.destroyed, sq.deployed),
+        off_board="" if sq.deployed else RESERVE,
         damage=card.hull - sq.hull,
         strength=card.hull,
         position=sq.position if sq.deployed else None,

@@ -204,6 +204,15 @@ def unit_name(state: IronOakState, unit_id: str) -> str:
     return f"{fort.name}: {card.name}"
 
 
+def _off_board(status: str, edge: str | None) -> str:
+    """Where a ship off the map is: gone out by an edge (IO-5.2), or waiting at the edge
+    it enters by (a scenario's ``edge:S`` setup)."""
+    at = f" at the {edge} edge" if edge else ""
+    if status == "exited":
+        return f"left the map{at}"
+    return f"off the map{at}, not yet entered"
+
+
 def box_label(box: Box, fort: bool = False) -> str:
     """Short text for a box: depth, bank, current arrow (double for rapid), markers, fort."""
     parts = [f"depth {box.depth}"]
@@ -324,6 +333,7 @@ def _ship_unit(state: IronOakState, ship: ShipState) -> UnitView:
         damage=ship.hits,
         strength=card.hit_value,
         cell=ship.cell,
+        off_board=_off_board(ship.status, ship.edge) if ship.cell is None else "",
         details=details,
         rings=_ship_rings(ship) if ship.cell is not None and ship.afloat else [],
     )

@@ -97,6 +97,11 @@ def _aircraft_view(state: ShipsState, u: Unit) -> UnitView:
     )
 
 
+SEGMENT_STEPS = {"minovsky": "Minovsky dispersal"}
+"""A segment's step in words where its name is an id too (``minovsky`` is also a card's id):
+each player in turn order is asked whether they disperse Minovsky particles (ST-5.3)."""
+
+
 def read_model(state: ShipsState) -> GameView:
     units: list[UnitView] = []
     for u in state.units.values():
@@ -161,7 +166,7 @@ def read_model(state: ShipsState) -> GameView:
                     id=f"{pid}-hand-{i}",
                     side=pid,
                     name=card.name if card is not None else card_id,
-                    kind=f"card:{card.kind if card is not None else '?'}",
+                    kind=f"{card.kind} card" if card is not None else "card",
                     status="active",
                     damage=0,
                     strength=1,
@@ -204,7 +209,7 @@ def read_model(state: ShipsState) -> GameView:
         )
     phase: str = state.phase
     if state.segment and phase in ("minovsky", "launch", "turns"):
-        phase = f"{SEGMENT_NAMES[state.segment]} ({phase})"
+        phase = f"{SEGMENT_NAMES[state.segment]} ({SEGMENT_STEPS.get(phase, phase)})"
     notes = [PROVISIONAL]
     if state.minovsky:
         notes.append("Minovsky particles dispersed (ST-5.3)")

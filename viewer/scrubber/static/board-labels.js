@@ -1,6 +1,7 @@
 /* Wake scrubber: the units' labels on the board, placed so that they never collide. Each
  * label takes the first of its candidate places (around a marker, or around a unit's
- * outline) whose box, estimated in screen pixels, meets no label already placed; the units the
+ * outline) whose box, estimated in screen pixels, meets no label already placed and no other
+ * unit's marker (as viewer/label_place.py places the Python board's); the units the
  * current event names go first. A label with no free place is left off the board (its hover
  * and the unit's details still name it). A label is in players' words: a short name, or the
  * unit's id read as words, with its damage once it has taken any.
@@ -58,6 +59,26 @@
       const [px, py] = toPx(c.cell[0] + 0.03, c.cell[1] + 0.03);
       boxes.push([px, py, px + c.label.length * 5.2, py + 11]);
     }
+    // what a hull zone writes inside it (its shields), centred, as the Python board blocks it
+    for (const u of f.units) {
+      if (u.status !== 'active' || !u.shapes) continue;
+      for (const s of u.shapes) {
+        if (!s.label || !s.at) continue;
+        const [px, py] = toPx(s.at[0], s.at[1]);
+        const w = s.label.length * CHAR_PX;
+        boxes.push([px - w / 2, py - LINE_PX / 2, px + w / 2, py + LINE_PX / 2]);
+      }
+    }
+    // every unit's marker as drawn (board-traces.js unitTrace, its 2 px outline included; an
+    // out-of-play unit's cross is 12 px), as viewer/label_place.py keeps them clear: no label
+    // over another unit's marker
+    const markers = new Map();
+    for (const u of f.units) {
+      if (!pts[u.id] || !(ctx.showOut || u.status === 'active')) continue;
+      const [mx, my] = toPx(pts[u.id][0], pts[u.id][1]);
+      const r = (u.status === 'active' ? ctx.markerSize(u) : 12) / 2 + 1;
+      markers.set(u.id, [mx - r, my - r, mx + r, my + r]);
+    }
     const [bx0, by0, bx1, by1] = toPx.bounds;
     const inside = (b) => b[0] >= bx0 && b[2] <= bx1 && b[1] >= by0 && b[3] <= by1;
     const out = new Map();
@@ -79,9 +100,11 @@
         options = MARKER_PLACES.map((place) => [x, y, toPx(x, y), place, gap]);
       }
       let chosen = null;
+      // a marker's own dot is where its label hangs from, not in its way
+      const others = [...markers].filter(([id]) => id !== u.id || u.shapes).map(([, b]) => b);
       for (const [x, y, [px, py], place, gap] of options) {
         const box = labelBox(px, py, place, w, gap);
-        if (!inside(box) || boxes.some((b) => meets(b, box))) continue;
+        if (!inside(box) || boxes.some((b) => meets(b, box)) || others.some((b) => meets(b, box))) continue;
         boxes.push(box);
         chosen = { x, y, place };
         break;

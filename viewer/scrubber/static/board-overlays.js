@@ -125,11 +125,15 @@
       const xs = []; const ys = []; const hover = []; const ids = [];
       for (const [a, t, label] of lines) {
         const text = `${esc(unitNames[a] || a)} → ${esc(unitNames[t] || t)}${label ? `: ${esc(label)}` : ''}`;
-        xs.push(pts[a][0], pts[t][0], null); ys.push(pts[a][1], pts[t][1], null);
-        hover.push(text, text, ''); ids.push(a, t, null);
+        // on a table the line runs from card edge to card edge, never over a card's text
+        const path = ctx.isRing(f) ? ctx.attackPath(a, t) : [pts[a], pts[t]];
+        for (const [i, [x, y]] of path.entries()) {
+          xs.push(x); ys.push(y); hover.push(text); ids.push(i === path.length - 1 ? t : a);
+        }
+        xs.push(null); ys.push(null); hover.push(''); ids.push(null);
         if (label) {
           const others = Object.fromEntries(Object.entries(pts).filter(([id]) => id !== a && id !== t));
-          const [x, y] = clearPoint([pts[a], pts[t]], others, clearance(f));
+          const [x, y] = clearPoint(path, others, clearance(f));
           layout.annotations.push({ x, y,
             xref: 'x', yref: 'y', text: esc(label), showarrow: false, font: { size: 10, color: ATTACK_COLOUR },
             bgcolor: 'rgba(255,255,255,0.75)' });

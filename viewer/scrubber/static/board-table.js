@@ -273,6 +273,62 @@
     return geo.overflow.length;
   }
 
+  // --- attack lines between the cards (viewer/board_table.py attack_path, the same route) ----
+  const ROUTE_MARGIN = 3; // how far outside a card a line starts, ends and bends
+  function inside(a, b, box) { // how much of the segment a-b runs inside box (Liang-Barsky)
+    const dx = b[0] - a[0]; const dy = b[1] - a[1];
+    let t0 = 0; let t1 = 1;
+    for (const [p, q] of [[-dx, a[0] - box.x0], [dx, box.x1 - a[0]], [-dy, a[1] - box.y0], [dy, box.y1 - a[1]]]) {
+      if (p === 0) { if (q <= 0) return 0; continue; }
+      const r = q / p;
+      if (p < 0) t0 = Math.max(t0, r); else t1 = Math.min(t1, r);
+      if (t0 >= t1) return 0;
+    }
+    return (t1 - t0) * Math.hypot(dx, dy);
+  }
+  function ringOf(box, d) { // eight points round box, d outside it: corners and middles of sides
+    const x0 = box.x0 - d; const x1 = box.x1 + d; const y0 = box.y0 - d; const y1 = box.y1 + d;
+    const xm = (x0 + x1) / 2; const ym = (y0 + y1) / 2;
+    return [[x0, y0], [xm, y0], [x1, y0], [x1, ym], [x1, y1], [xm, y1], [x0, y1], [x0, ym]];
+  }
+  /** The attack line from unit ``a`` to unit ``t``: from the edge of the attacker's card to
+   *  the edge of the target's (a marker's own point), straight where that crosses no card,
+   *  else with one bend in the room between cards and panels; of those, the one running
+   *  least over cards, then the shortest: never over a card's text where it can go round. */
+  function attackPath(a, t) {
+    const geo = ctx.tableGeo;
+    const boxes = new Map(geo.tiles.map((x) => [x.u.id, x]));
+    for (const s of geo.stacks) for (const u of s.units) boxes.set(u.id, s);
+    const cards = [...geo.tiles, ...geo.stacks];
+    const ends = (id) => (boxes.has(id) ? ringOf(boxes.get(id), ROUTE_MARGIN) : [geo.pts[id]]);
+    const over = (p, q) => cards.reduce((sum, box) => sum + inside(p, q, box), 0);
+    const cost = (path) => {
+      let crossed = 0; let length = 0;
+      for (let i = 1; i < path.length; i += 1) {
+        crossed += over(path[i - 1], path[i]);
+        length += Math.hypot(path[i][0] - path[i - 1][0], path[i][1] - path[i - 1][1]);
+      }
+      return [Math.round(crossed * 1e6) / 1e6, length];
+    };
+    const less = (x, y) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+    const starts = ends(a); const stops = ends(t);
+    let best = null; let bestCost = null;
+    for (const p of starts) for (const q of stops) {
+      const c = cost([p, q]);
+      if (!best || less(c, bestCost)) { best = [p, q]; bestCost = c; }
+    }
+    if (bestCost[0] === 0) return best;
+    const bends = [...geo.panels.flatMap((panel) => ringOf(panel, GAP / 2)), ...cards.flatMap((box) => ringOf(box, ROUTE_MARGIN))];
+    const pick = (cands, leg) => cands.reduce((x, y) => (less(leg(y), leg(x)) ? y : x));
+    for (const w of bends) {
+      const p = pick(starts, (c) => cost([c, w]));
+      const q = pick(stops, (c) => cost([w, c]));
+      const c = cost([p, w, q]);
+      if (less(c, bestCost)) { best = [p, w, q]; bestCost = c; }
+    }
+    return best;
+  }
+
   /** The current event's units drawn bold: a card's or a stack's outline, a marker's ring. */
   function focusTable(focusIds, traces) {
     const geo = ctx.tableGeo;
@@ -296,5 +352,5 @@
     return [ctx.tableGeo.pts, ctx.tableGeo.wh];
   }
 
-  Object.assign(ctx, { isRing, tablePlacements, tableFrame, drawTable, focusTable });
+  Object.assign(ctx, { isRing, tablePlacements, tableFrame, drawTable, focusTable, attackPath });
 })();
