@@ -25,6 +25,7 @@ import pytest
 from domain.read_model import redact_view
 from domain.record import read_record_file
 from domain.ruleset import get_ruleset
+from domain.words import unit_labels
 from tests.helpers import FIXTURES, RECORDS
 from viewer.scrubber import build_payload, encode
 from viewer.scrubber.payload import _unit
@@ -68,7 +69,8 @@ def _check_frames(tl: Timeline, viewer: str | None) -> dict[str, Any]:
     assert len(frames) == tl.length + 1 == len(payload["events"]) + 1
     for seq, frame in enumerate(frames):
         view = redact_view(tl.view_at(seq), viewer)
-        assert frame["units"] == [_unit(u) for u in view.units], f"event {seq}"
+        labels = unit_labels(view.units)  # as the Python board names them (issue 21 item 7)
+        assert frame["units"] == [_unit(u, labels) for u in view.units], f"event {seq}"
         assert (frame["turn"], frame["phase"]) == (view.turn, view.phase), f"event {seq}"
         assert [s["vp"] for s in frame["sides"]] == [s.vp for s in view.sides]
         assert (frame["result"] is None) == (view.result is None)

@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.read_model import GameView, UnitView
 from domain.record import read_record_file
+from domain.words import unit_labels
 from tests.browser.conftest import Server
 from tests.browser.test_viewer_browser import (
     GAMES_DIR,
@@ -327,6 +328,31 @@ def test_unit_labels_never_cover_another_units_marker(
         found += [(game, event, text, uid) for text, uid in _labels_on_markers(drawn)]
         shot(page, artifacts, f"36-labels-clear-of-markers-{game[:8]}-event-{event}")
     assert not found, f"{len(found)} labels over markers, e.g. {found[:8]}"
+
+
+def test_board_labels_are_the_units_names_as_the_python_board_writes_them(
+    page: Any, server: Server, river_plate: Game
+) -> None:
+    """Issue 21 item 7: the in-page board labelled a unit whose name is long by its id read as
+    words (``graf spee`` for the Admiral Graf Spee, ``tie 1``); each label is now the name the
+    Python board and the move list give it (``domain.words.unit_labels``), with its damage."""
+    event = 120
+    open_game(page, server, RIVER_PLATE, event, river_plate.length)
+    drawn = _wait_for(
+        page,
+        lambda: (d := _frame(page).evaluate(_LABEL_AND_MARKER_BOXES))["labels"] and d,
+        "labels",
+    )
+    view = river_plate.timeline.view_at(event)
+    names = unit_labels(view.units)
+    units = {u.id: u for u in view.units}
+    shown = {uid: text for text, uid, *_ in drawn["labels"] if uid is not None}
+    assert shown, "no unit label drawn"
+    for uid, text in shown.items():
+        unit = units[uid]
+        damage = f" {unit.damage}/{unit.strength}" if unit.damage > 0 else ""
+        assert text == names[uid] + damage, (uid, text)
+    assert "Admiral Graf Spee" in {t.split(" 1/")[0].split(" 2/")[0] for t in shown.values()}
 
 
 def test_the_units_an_event_names_are_drawn_above_the_others(

@@ -62,10 +62,14 @@ def _geometry(geom: Any) -> dict[str, Any]:
     return out
 
 
-def _unit(unit: UnitView) -> dict[str, Any]:
+def _unit(unit: UnitView, labels: dict[str, str]) -> dict[str, Any]:
+    """A unit as sent, with ``label``: the name its board label shows, as the Python board's
+    (``unit_labels``: a number where several share a name, the seat where it has one)."""
     data = unit.model_dump(mode="json", exclude={"shapes"}, exclude_defaults=True)
     for key in ("id", "side", "name", "kind", "status", "damage", "strength"):
         data.setdefault(key, getattr(unit, key))
+    if unit.id in labels:
+        data["label"] = labels[unit.id]
     if unit.shapes:
         data["shapes"] = [
             {**_geometry(s), "part": s.part, "style": s.style if s.closed else "arc"}
@@ -105,7 +109,12 @@ def _delta(old: GameView, new: GameView) -> dict[str, Any]:
     unit ids when they changed, ``board`` and the other fields when they changed."""
     out: dict[str, Any] = {}
     before = {u.id: u for u in old.units}
-    changed = {u.id: _unit(u) for u in new.units if before.get(u.id) != u}
+    labels, old_labels = unit_labels(new.units), unit_labels(old.units)
+    changed = {  # a label changes with the others' names too (a second "TIE Fighter Squadron")
+        u.id: _unit(u, labels)
+        for u in new.units
+        if before.get(u.id) != u or labels.get(u.id) != old_labels.get(u.id)
+    }
     if changed:
         out["u"] = changed
     ids = [u.id for u in new.units]
@@ -187,7 +196,7 @@ def build_payload(tl: Timeline, viewer: str | None) -> dict[str, Any]:
         "length": tl.length,
         "title": {"ruleset": first.ruleset_name, "scenario": first.scenario},
         "board": _board(first),
-        "units": [_unit(u) for u in first.units],
+        "units": [_unit(u, unit_labels(first.units)) for u in first.units],
         "frame0": _frame_fields(first),
         "deltas": deltas,
         "kinds": kinds,

@@ -3,8 +3,8 @@
  * outline) whose box, estimated in screen pixels, meets no label already placed and no other
  * unit's marker (as viewer/label_place.py places the Python board's); the units the
  * current event names go first. A label with no free place is left off the board (its hover
- * and the unit's details still name it). A label is in players' words: a short name, or the
- * unit's id read as words, with its damage once it has taken any.
+ * and the unit's details still name it). A label is in players' words: the unit's name as the
+ * Python board writes it, with its damage once it has taken any.
  */
 'use strict';
 (() => {
@@ -121,10 +121,10 @@
   }
   // the label: the unit's id, and its damage as a number once it has taken any (the fill's
   // fade alone was too faint to read)
-  // a board label in players' words, short enough to place: the unit's name when short (HMS
-  // Ajax), else its id read as words (graf spee, tie 1); the full name is in the hover
-  const LABEL_NAME_MAX = 14;
-  const shortName = (u) => (u.name && u.name.length <= LABEL_NAME_MAX ? u.name : String(u.id).replace(/_/g, ' ').replace(/\./g, ' · '));
+  // a board label in players' words: the name the Python board gives the unit (the payload's
+  // ``label``: Admiral Graf Spee, TIE Fighter Squadron 2), never its id; one with no room is
+  // left to the hover
+  const shortName = (u) => u.label || u.name || '';
   const unitLabel = (u) => (u.damage > 0 && u.strength > 0 ? `${shortName(u)} ${u.damage}/${u.strength}` : shortName(u));
 
   /** Board coordinates to screen pixels (relative), for the label boxes: the plot area's
