@@ -743,8 +743,8 @@ def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None
     ready = ready_squadrons(state, side)
     if not ready:
         return None
-    engaged = [sq for sq in ready if engaged_with(state, sq.id)]
-    sq = engaged[0] if engaged else ready[0]
+    # the first engaged squadron, else the first ready one: engagement asked only until found
+    sq = next((s for s in ready if engaged_with(state, s.id)), ready[0])
     if state.attacks_allowed():
         trial = changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
         if attack_bot.worth_attacking(trial, side):
