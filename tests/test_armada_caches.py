@@ -475,6 +475,31 @@ def test_scored_courses_equal_the_pose_by_pose_score(seed: int) -> None:
     assert scored > 1000
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_course_offsets_kept_per_base_and_tool_equal_fresh_ones(seed: int) -> None:
+    """SWA-2.4 (maneuver tool): the bot's table of course offsets per base and tool
+    (``bot._offset_table``, filled as the maneuver search asks over a game) holds, for every
+    course and side, what ``_course_offset`` computes without its cache."""
+    fresh = bot._course_offset.__wrapped__  # type: ignore[attr-defined]
+    checked = 0
+    for state in _states(seed):
+        tool = state.data.geometry.maneuver_tool
+        for ship in state.ships.values():
+            size = state.data.geometry.base_sizes[state.card(ship.id).size]
+            args = (
+                size.width,
+                size.length,
+                tool.width,
+                tool.first_segment,
+                tool.part_segment,
+                tool.click_degrees,
+            )
+            for (course, side), kept in bot._offset_table(*args).items():
+                assert kept == fresh(*args, course, side)
+                checked += 1
+    assert checked > 100  # the games' maneuvers filled the tables
+
+
 def _reference_plausible(state: ArmadaState, unit: str, zone: Any, defender: str) -> bool:
     """``integration._plausible_here`` before its centre-distance bound: shapely's distance
     between the bases, then the arc."""
