@@ -275,6 +275,32 @@ def test_a_squadron_target_called_far_is_beyond_distance_one(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_enemies_and_nearest_first_equal_fresh_ones(seed: int) -> None:
+    """SWA-ATK 1: the targets a legal-attack search walks (``integration._enemies``,
+    remembered per ships and squadrons part) are every enemy unit in play, ships first in
+    scenario order; and ``nearest_first`` (each pair's distance worked out once) orders the
+    candidate pairs as sorting them by a fresh centre-to-centre distance does."""
+    ordered = 0
+    for state in _states(seed):
+        for unit in _units(state):
+            mine = (state.ships.get(unit) or state.squadrons[unit]).side
+            fresh = [
+                *(s.id for s in state.ships.values() if s.in_play and s.side != mine),
+                *(s.id for s in state.squadrons.values() if s.in_play and s.side != mine),
+            ]
+            assert list(integration._enemies(state, unit)) == fresh
+        for side in to_act(state):
+            found = list(integration.candidates(state, side))
+            centre = integration._centre
+            by_fresh = sorted(
+                found, key=lambda c: math.dist(centre(state, c.unit), centre(state, c.defender))
+            )
+            assert integration.nearest_first(state, found) == by_fresh
+            ordered += len(found) > 1
+    assert ordered > 0  # some searches had pairs to order
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_worth_attacking_is_whether_the_best_attack_is_declared(seed: int) -> None:
     """``worth_attacking`` (stops at the first attack worth declaring) answers as
     ``best_attack(...) is not None``, for the states of a game and for the bot's trial of each
