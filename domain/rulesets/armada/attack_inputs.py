@@ -81,11 +81,11 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
         engaged = bool(engaging)
         escort = any("escort" in state.squadron_card(s).keywords for s in engaging)
         data = state.data
-        # per squadron state and the two engagement answers (the bot tries every squadron's
-        # attacks again after every order)
-        return remembered(
-            (squadron, data),
-            ("attacker", engaged, escort),
+        # per what it reads: the squadron's id, side and card and the two engagement answers
+        # (the bot tries every squadron's attacks again after every order, and a squadron's
+        # state is a new object after each event of it, so its identity is too fine a key)
+        return data.memo(
+            ("squadron attacker", squadron.id, squadron.side, squadron.card, engaged, escort),
             lambda: _squadron_attacker(
                 squadron, data.squadrons.get(squadron.card), engaged, escort
             ),
