@@ -526,6 +526,82 @@ def test_course_offsets_kept_per_base_and_tool_equal_fresh_ones(seed: int) -> No
     assert checked > 100  # the games' maneuvers filled the tables
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tool_overlaps_kept_by_content_token_equal_fresh_ones(seed: int) -> None:
+    """SWA-2.4 (the maneuver tool may not overlap the ship's own final base): the tool overlap
+    the bot asks per course (``Mover.overlaps_tool``, remembered under a token for the hull,
+    base and start pose), for every ship in play in the states of a game, every speed, course
+    and side, equals the tool placed and tested afresh."""
+    from domain.rulesets.armada.geometry import place_ship
+    from domain.rulesets.armada.maneuver import courses, execute, yaw_limits
+    from domain.rulesets.armada.maneuvering import Mover
+
+    seen: Counter[bool] = Counter()
+    for state in _states(seed)[::3]:
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            mover = Mover(state, ship.id)
+            card = state.card(ship.id)
+            for speed in range(1, card.max_speed + 1):
+                for course in courses(yaw_limits(card, speed)):
+                    for side in ("right", "left"):
+                        move = execute(mover.start, mover.size, mover.tool, course, side)
+                        base = place_ship(mover.hull, mover.size, move.final).base
+                        fresh = bool(move.overlaps_tool(base))
+                        assert mover.overlaps_tool(course, side) == fresh
+                        seen[fresh] += 1
+    assert seen[True] > 0 and seen[False] > 0  # both answers were checked
+
+
+def test_shared_defence_tokens_equal_fresh_ones() -> None:
+    """SWA-DEF: the shared token model per kind and state (``defence.token_in``, used when
+    folding a token spent or discarded) equals a fresh one, field for field and in the fields
+    it was given."""
+    from typing import get_args
+
+    from domain.rulesets.armada.defence import DefenceToken, TokenKind, TokenState, token_in
+
+    for kind in get_args(TokenKind):
+        for state in get_args(TokenState):
+            fresh = DefenceToken(kind=kind, state=state)
+            shared = token_in(kind, state)
+            assert shared == fresh
+            assert shared.model_fields_set == fresh.model_fields_set
+            assert token_in(kind, state) is shared
+    with pytest.raises(ValueError):
+        token_in("no such token", "ready")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_beaten_sides_equal_fresh_ones(seed: int) -> None:
+    """SWA-5: the sides with no ship left (``scoring.beaten_sides``, remembered per ships and
+    scenario part) are those a fresh look at every ship finds, in every state of a game, and
+    in the same states with each side's ships destroyed."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.scoring import beaten_sides
+
+    def fresh(state: ArmadaState) -> tuple[str, ...]:
+        return tuple(
+            side
+            for side in state.scenario.side_ids
+            if not any(s.side == side and not s.destroyed for s in state.ships.values())
+        )
+
+    beaten = 0
+    for state in _states(seed):
+        assert beaten_sides(state) == fresh(state)
+        for side in state.scenario.side_ids:
+            ships = {
+                k: changed(s, destroyed=True) if s.side == side else s
+                for k, s in state.ships.items()
+            }
+            lost = changed(state, ships=ships)
+            assert beaten_sides(lost) == fresh(lost)
+            beaten += side in beaten_sides(lost)
+    assert beaten > 0
+
+
 def _reference_plausible(state: ArmadaState, unit: str, zone: Any, defender: str) -> bool:
     """``integration._plausible_here`` before its centre-distance bound: shapely's distance
     between the bases, then the arc."""

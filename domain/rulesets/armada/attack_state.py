@@ -58,7 +58,7 @@ from domain.rulesets.armada.data import (
     SizeClass,
     SquadronKeyword,
 )
-from domain.rulesets.armada.defence import DefenceToken, EvadeReading, TokenKind
+from domain.rulesets.armada.defence import DefenceToken, EvadeReading, TokenKind, token_in
 from domain.rulesets.armada.geometry import Zone
 
 Armament = Literal["battery", "anti_squadron"]
@@ -432,7 +432,7 @@ def _apply_defender(attack: AttackState, event: DomainEvent) -> AttackState:
     match event:
         case DefenceTokenSpent() if event.unit == defender.id:
             tokens = list(defender.tokens)
-            tokens[event.token] = DefenceToken(kind=event.kind, state=event.state)
+            tokens[event.token] = token_in(event.kind, event.state)
             return changed(attack, defender=changed(defender, tokens=tuple(tokens)))
         case DamageSuffered() if event.unit == defender.id and event.hull is not None:
             return changed(attack, defender=changed(defender, hull=event.hull))
