@@ -167,6 +167,73 @@ def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
             )
 
 
+def _same_model(kept: Any, fresh: Any) -> None:
+    """Equal, of the same class, with the same fields given and in the same order, and the
+    same text (nested models' classes included)."""
+    assert type(kept) is type(fresh)
+    assert kept == fresh
+    assert kept.model_fields_set == fresh.model_fields_set
+    assert list(kept.__dict__) == list(fresh.__dict__)
+    assert repr(kept) == repr(fresh)
+    assert kept.model_dump_json() == fresh.model_dump_json()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_assembled_hulls_and_ship_defenders_equal_validated_ones(seed: int) -> None:
+    """SWA-DMG / SWA-ATK 4: a ship's hull and its defender's input, assembled from the
+    validated ship state without validating again (``damage_dealing._hull``,
+    ``attack_inputs._ship_defender``), are the models validation builds, in every state of a
+    game (shields lost, tokens spent, cards dealt, ships destroyed)."""
+    checked = 0
+    for state in _states(seed):
+        for ship in state.ships.values():
+            card = state.data.ships.get(ship.card)
+            fresh_hull = damage.ShipHull(
+                id=ship.id,
+                side=ship.side,
+                name=ship.name,
+                hull=card.hull,
+                shields=ship.shields,
+                tokens=ship.defense,
+                cards=ship.damage,
+                speed=ship.speed,
+                dials=len(ship.dials),
+                destroyed=ship.destroyed,
+            )
+            _same_model(hull_of(state, ship.id), fresh_hull)
+            for zone in ZONES:
+                fresh = ShipDefender(**dict(fresh_hull), zone=zone, size=card.size)
+                _same_model(defender_input(state, ship.id, zone), fresh)
+                checked += 1
+    assert checked > 100
+
+
+def test_assembled_refuses_what_validation_would_not_build() -> None:
+    """``frozen.assembled`` takes only a model's fields, needs every required one, and leaves
+    a default out of the fields set as validation does; the hull falls back to validation,
+    which raises, for values its constraints refuse."""
+    from pydantic import ValidationError
+
+    from domain.frozen import assembled
+    from domain.rulesets.armada.damage_dealing import _hull
+
+    shields = dict.fromkeys(ZONES, 1)
+    built = assembled(damage.ShipHull, id="s", side="a", hull=3, shields=shields)
+    _same_model(built, damage.ShipHull(id="s", side="a", hull=3, shields=shields))
+    with pytest.raises(TypeError):
+        assembled(damage.ShipHull, id="s", side="a", hull=3, shields=shields, nope=1)
+    with pytest.raises(TypeError):
+        assembled(damage.ShipHull, id="s", side="a", hull=3)
+    state = _states(1)[-1]
+    ship = next(iter(state.ships.values()))
+    with pytest.raises(ValidationError):
+        _hull(ship, 0)
+    from domain.frozen import changed
+
+    with pytest.raises(ValidationError):
+        _hull(changed(ship, shields={**ship.shields, "front": -1}), 3)
+
+
 def _reference_declarations(state: ArmadaState, side: str) -> list[DeclareAttack]:
     """The legal attacks as listed before the speed work: every pair of zones checked with
     ``legal_declaration`` (after the unremembered pre-check)."""

@@ -20,11 +20,12 @@ Measurements (readings in docs/armada.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from shapely.geometry import LineString
 
 from domain.errors import IllegalCommand, InvalidCommand
+from domain.frozen import assembled
 from domain.rulesets.armada.arcs import (
     distance_band,
     distance_between,
@@ -39,8 +40,9 @@ from domain.rulesets.armada.attack_state import (
     ShipDefender,
     SquadronDefender,
 )
+from domain.rulesets.armada.damage import ShipHull
 from domain.rulesets.armada.damage_dealing import hull_of
-from domain.rulesets.armada.data import ShipCard, SquadronCard
+from domain.rulesets.armada.data import ShipCard, SizeClass, SquadronCard
 from domain.rulesets.armada.geocache import obstacles_key, positions, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.obstacles import obstacle_shapes
@@ -138,9 +140,7 @@ def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender
         return remembered(
             (ship, state.data),
             ("defender", zone),
-            lambda: ShipDefender(
-                **dict(hull_of(state, unit)), zone=zone, size=state.card(unit).size
-            ),
+            lambda: _ship_defender(hull_of(state, unit), zone, state.card(unit).size),
         )
     if unit in state.squadrons:
         if zone is not None:
@@ -159,6 +159,19 @@ def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender
             ),
         )
     raise InvalidCommand(f"no ship or squadron {unit!r}")
+
+
+SIZE_CLASSES: frozenset[str] = frozenset(get_args(SizeClass))
+
+
+def _ship_defender(hull: ShipHull, zone: Zone, size: SizeClass) -> ShipDefender:
+    """``ShipDefender(**dict(hull), zone=zone, size=size)`` without validating again what the
+    hull's validation passed (and without pydantic's ``__iter__``): a defender's input is built
+    for every ship state the legal-attack search meets. ``zone`` and ``size`` are checked here
+    as validation would check them."""
+    if zone not in ZONES or size not in SIZE_CLASSES:
+        return ShipDefender(**dict(hull), zone=zone, size=size)  # raises as validation does
+    return assembled(ShipDefender, **hull.__dict__, zone=zone, size=size)
 
 
 @dataclass(frozen=True)
