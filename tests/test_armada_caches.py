@@ -234,6 +234,32 @@ def test_assembled_refuses_what_validation_would_not_build() -> None:
         _hull(changed(ship, shields={**ship.shields, "front": -1}), 3)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shared_defence_orders_and_options_equal_fresh_ones(seed: int) -> None:
+    """SWA-DEF: the defence orders listed at each defence step, shared per distinct order
+    (``attack._spend``), are the models built afresh, one for one (fields set included); and
+    the attack's rule readings (``attack_inputs.attack_options``) are a fresh model's."""
+    from domain.rulesets.armada import attack as pipeline
+    from domain.rulesets.armada.attack_inputs import attack_options
+    from domain.rulesets.armada.attack_state import AttackOptions, SpendDefenceToken
+
+    spends = 0
+    for state in _states(seed):
+        _same_model(attack_options(state), AttackOptions(evade=state.options.evade))
+        attack = state.attack
+        if attack is None or attack.step != "defend":
+            continue
+        kept = list(pipeline.legal_decisions(attack, state.data.damage))
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(pipeline, "_spend", lambda **given: SpendDefenceToken(**given))
+            fresh = list(pipeline.legal_decisions(attack, state.data.damage))
+        assert len(kept) == len(fresh)
+        for a, b in zip(kept, fresh, strict=True):
+            _same_model(a, b)
+            spends += isinstance(a, SpendDefenceToken)
+    assert spends > 0
+
+
 def _reference_declarations(state: ArmadaState, side: str) -> list[DeclareAttack]:
     """The legal attacks as listed before the speed work: every pair of zones checked with
     ``legal_declaration`` (after the unremembered pre-check)."""

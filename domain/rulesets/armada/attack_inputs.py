@@ -54,8 +54,17 @@ from domain.rulesets.armada.state import Activation, ArmadaState, ShipState, Squ
 Defender = ShipDefender | SquadronDefender
 
 
+_OPTIONS: dict[str, AttackOptions] = {}
+
+
 def attack_options(state: ArmadaState) -> AttackOptions:
-    return AttackOptions(evade=state.options.evade)
+    """The attack's rule readings: one shared (frozen) model per reading (built for every
+    attack declared and folded)."""
+    evade = state.options.evade
+    found = _OPTIONS.get(evade)
+    if found is None:
+        found = _OPTIONS[evade] = AttackOptions(evade=evade)
+    return found
 
 
 def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker:
