@@ -260,6 +260,37 @@ def test_shared_defence_orders_and_options_equal_fresh_ones(seed: int) -> None:
     assert spends > 0
 
 
+def test_events_outside_ship_events_change_no_defender_and_nothing_owed() -> None:
+    """SWA-ATK 5 / SWA-DMG: folding an attack skips the defender and the damage owed for an
+    event that is not one of ``damage.SHIP_EVENTS``; for every such event folded into an
+    attack in bot games, both really come back unchanged."""
+    from domain.rulesets.armada import attack_state
+
+    seen: list[tuple[Any, Any]] = []
+    real = attack_state.apply
+
+    def recording(attack: Any, event: Any) -> Any:
+        seen.append((attack, event))
+        return real(attack, event)
+
+    data = json.loads(SCENARIO.read_text())
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(attack_state, "apply", recording)
+        for seed in (4, 5):
+            gid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"armada-ship-events-{seed}"))
+            game = FastGame.new(header_for("armada", data, game_id=gid, seed=seed))
+            while game.bot_step(seed) is not None:
+                pass
+    skipped = 0
+    for attack, event in seen:
+        if isinstance(event, damage.SHIP_EVENTS):
+            continue
+        assert attack_state._apply_defender(attack, event) is attack
+        assert damage.apply_dealing(attack.dealing, event) is attack.dealing
+        skipped += 1
+    assert skipped > 100
+
+
 def _reference_declarations(state: ArmadaState, side: str) -> list[DeclareAttack]:
     """The legal attacks as listed before the speed work: every pair of zones checked with
     ``legal_declaration`` (after the unremembered pre-check)."""

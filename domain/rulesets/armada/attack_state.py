@@ -444,10 +444,11 @@ def _apply_defender(attack: AttackState, event: DomainEvent) -> AttackState:
 def apply(attack: AttackState, event: DomainEvent) -> AttackState:
     """Fold one event into the attack (``AttackDeclared`` is :func:`begin`/:func:`retarget`'s;
     events of other units, dice rolls and deck shuffles leave it unchanged). Never raises."""
-    attack = _apply_defender(attack, event)
-    dealing = dmg.apply_dealing(attack.dealing, event)
-    if dealing is not attack.dealing:
-        attack = changed(attack, dealing=dealing)
+    if isinstance(event, dmg.SHIP_EVENTS):  # the defender and what is owed change by no other
+        attack = _apply_defender(attack, event)
+        dealing = dmg.apply_dealing(attack.dealing, event)
+        if dealing is not attack.dealing:
+            attack = changed(attack, dealing=dealing)
     match event:
         case AttackDiceGathered():
             gathered = DicePool(red=event.red, blue=event.blue, black=event.black)
