@@ -65,3 +65,46 @@ def changed(model: M, /, **update: Any) -> M:
     _set(new, "__pydantic_fields_set__", fields_set)
     _set(new, "__pydantic_private__", None)
     return new
+
+
+_ASSEMBLY: dict[type[BaseModel], tuple[tuple[str, ...], dict[str, Any], Any]] = {}
+"""Per model class: its field names in order, the plain defaults, and its ``__new__``."""
+
+
+def assembled(cls: type[M], /, **values: Any) -> M:
+    """``cls(**values)`` without validating: for values taken from models that were validated
+    when they were made (a hull's fields for the defender's input). Every field not given takes
+    its plain default and stays out of the fields set, as validation leaves it; ``after``
+    validators do not run (the values already passed them where they came from).
+
+    Raises:
+        TypeError: a name that is not a field, a required field missing, or a field whose
+            default is built by a factory (not supported here).
+    """
+    found = _ASSEMBLY.get(cls)
+    if found is None:
+        names = tuple(cls.model_fields)
+        defaults = {
+            name: field.default
+            for name, field in cls.model_fields.items()
+            if not field.is_required() and field.default_factory is None
+        }
+        found = _ASSEMBLY[cls] = (names, defaults, cls.__new__)
+    names, defaults, new_of = found
+    data: dict[str, Any] = {}
+    for name in names:
+        if name in values:
+            data[name] = values[name]
+        elif name in defaults:
+            data[name] = defaults[name]
+        else:
+            raise TypeError(f"{cls.__name__}: give {name}")
+    if len(data) - len(defaults.keys() - values.keys()) != len(values):
+        unknown = ", ".join(sorted(values.keys() - set(names)))
+        raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
+    new = new_of(cls)
+    _set(new, "__dict__", data)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", set(values))
+    _set(new, "__pydantic_private__", None)
+    return new

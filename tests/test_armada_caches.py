@@ -167,6 +167,130 @@ def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
             )
 
 
+def _same_model(kept: Any, fresh: Any) -> None:
+    """Equal, of the same class, with the same fields given and in the same order, and the
+    same text (nested models' classes included)."""
+    assert type(kept) is type(fresh)
+    assert kept == fresh
+    assert kept.model_fields_set == fresh.model_fields_set
+    assert list(kept.__dict__) == list(fresh.__dict__)
+    assert repr(kept) == repr(fresh)
+    assert kept.model_dump_json() == fresh.model_dump_json()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_assembled_hulls_and_ship_defenders_equal_validated_ones(seed: int) -> None:
+    """SWA-DMG / SWA-ATK 4: a ship's hull and its defender's input, assembled from the
+    validated ship state without validating again (``damage_dealing._hull``,
+    ``attack_inputs._ship_defender``), are the models validation builds, in every state of a
+    game (shields lost, tokens spent, cards dealt, ships destroyed)."""
+    checked = 0
+    for state in _states(seed):
+        for ship in state.ships.values():
+            card = state.data.ships.get(ship.card)
+            fresh_hull = damage.ShipHull(
+                id=ship.id,
+                side=ship.side,
+                name=ship.name,
+                hull=card.hull,
+                shields=ship.shields,
+                tokens=ship.defense,
+                cards=ship.damage,
+                speed=ship.speed,
+                dials=len(ship.dials),
+                destroyed=ship.destroyed,
+            )
+            _same_model(hull_of(state, ship.id), fresh_hull)
+            for zone in ZONES:
+                fresh = ShipDefender(**dict(fresh_hull), zone=zone, size=card.size)
+                _same_model(defender_input(state, ship.id, zone), fresh)
+                checked += 1
+    assert checked > 100
+
+
+def test_assembled_refuses_what_validation_would_not_build() -> None:
+    """``frozen.assembled`` takes only a model's fields, needs every required one, and leaves
+    a default out of the fields set as validation does; the hull falls back to validation,
+    which raises, for values its constraints refuse."""
+    from pydantic import ValidationError
+
+    from domain.frozen import assembled
+    from domain.rulesets.armada.damage_dealing import _hull
+
+    shields = dict.fromkeys(ZONES, 1)
+    built = assembled(damage.ShipHull, id="s", side="a", hull=3, shields=shields)
+    _same_model(built, damage.ShipHull(id="s", side="a", hull=3, shields=shields))
+    with pytest.raises(TypeError):
+        assembled(damage.ShipHull, id="s", side="a", hull=3, shields=shields, nope=1)
+    with pytest.raises(TypeError):
+        assembled(damage.ShipHull, id="s", side="a", hull=3)
+    state = _states(1)[-1]
+    ship = next(iter(state.ships.values()))
+    with pytest.raises(ValidationError):
+        _hull(ship, 0)
+    from domain.frozen import changed
+
+    with pytest.raises(ValidationError):
+        _hull(changed(ship, shields={**ship.shields, "front": -1}), 3)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shared_defence_orders_and_options_equal_fresh_ones(seed: int) -> None:
+    """SWA-DEF: the defence orders listed at each defence step, shared per distinct order
+    (``attack._spend``), are the models built afresh, one for one (fields set included); and
+    the attack's rule readings (``attack_inputs.attack_options``) are a fresh model's."""
+    from domain.rulesets.armada import attack as pipeline
+    from domain.rulesets.armada.attack_inputs import attack_options
+    from domain.rulesets.armada.attack_state import AttackOptions, SpendDefenceToken
+
+    spends = 0
+    for state in _states(seed):
+        _same_model(attack_options(state), AttackOptions(evade=state.options.evade))
+        attack = state.attack
+        if attack is None or attack.step != "defend":
+            continue
+        kept = list(pipeline.legal_decisions(attack, state.data.damage))
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(pipeline, "_spend", lambda **given: SpendDefenceToken(**given))
+            fresh = list(pipeline.legal_decisions(attack, state.data.damage))
+        assert len(kept) == len(fresh)
+        for a, b in zip(kept, fresh, strict=True):
+            _same_model(a, b)
+            spends += isinstance(a, SpendDefenceToken)
+    assert spends > 0
+
+
+def test_events_outside_ship_events_change_no_defender_and_nothing_owed() -> None:
+    """SWA-ATK 5 / SWA-DMG: folding an attack skips the defender and the damage owed for an
+    event that is not one of ``damage.SHIP_EVENTS``; for every such event folded into an
+    attack in bot games, both really come back unchanged."""
+    from domain.rulesets.armada import attack_state
+
+    seen: list[tuple[Any, Any]] = []
+    real = attack_state.apply
+
+    def recording(attack: Any, event: Any) -> Any:
+        seen.append((attack, event))
+        return real(attack, event)
+
+    data = json.loads(SCENARIO.read_text())
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(attack_state, "apply", recording)
+        for seed in (4, 5):
+            gid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"armada-ship-events-{seed}"))
+            game = FastGame.new(header_for("armada", data, game_id=gid, seed=seed))
+            while game.bot_step(seed) is not None:
+                pass
+    skipped = 0
+    for attack, event in seen:
+        if isinstance(event, damage.SHIP_EVENTS):
+            continue
+        assert attack_state._apply_defender(attack, event) is attack
+        assert damage.apply_dealing(attack.dealing, event) is attack.dealing
+        skipped += 1
+    assert skipped > 100
+
+
 def _reference_declarations(state: ArmadaState, side: str) -> list[DeclareAttack]:
     """The legal attacks as listed before the speed work: every pair of zones checked with
     ``legal_declaration`` (after the unremembered pre-check)."""
@@ -272,6 +396,32 @@ def test_a_squadron_target_called_far_is_beyond_distance_one(seed: int) -> None:
                     fresh = _measure(state, sq.id, None, target, dzone, False)
                     assert fresh.geometry.distance != 1, (sq.id, target, dzone)
     assert far > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_enemies_and_nearest_first_equal_fresh_ones(seed: int) -> None:
+    """SWA-ATK 1: the targets a legal-attack search walks (``integration._enemies``,
+    remembered per ships and squadrons part) are every enemy unit in play, ships first in
+    scenario order; and ``nearest_first`` (each pair's distance worked out once) orders the
+    candidate pairs as sorting them by a fresh centre-to-centre distance does."""
+    ordered = 0
+    for state in _states(seed):
+        for unit in _units(state):
+            mine = (state.ships.get(unit) or state.squadrons[unit]).side
+            fresh = [
+                *(s.id for s in state.ships.values() if s.in_play and s.side != mine),
+                *(s.id for s in state.squadrons.values() if s.in_play and s.side != mine),
+            ]
+            assert list(integration._enemies(state, unit)) == fresh
+        for side in to_act(state):
+            found = list(integration.candidates(state, side))
+            centre = integration._centre
+            by_fresh = sorted(
+                found, key=lambda c: math.dist(centre(state, c.unit), centre(state, c.defender))
+            )
+            assert integration.nearest_first(state, found) == by_fresh
+            ordered += len(found) > 1
+    assert ordered > 0  # some searches had pairs to order
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -473,6 +623,107 @@ def test_scored_courses_equal_the_pose_by_pose_score(seed: int) -> None:
                 assert got == (value, speed, course, side, pose.x, pose.y, pose.heading)
                 scored += 1
     assert scored > 1000
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_course_offsets_kept_per_base_and_tool_equal_fresh_ones(seed: int) -> None:
+    """SWA-2.4 (maneuver tool): the bot's table of course offsets per base and tool
+    (``bot._offset_table``, filled as the maneuver search asks over a game) holds, for every
+    course and side, what ``_course_offset`` computes without its cache."""
+    fresh = bot._course_offset.__wrapped__  # type: ignore[attr-defined]
+    checked = 0
+    for state in _states(seed):
+        tool = state.data.geometry.maneuver_tool
+        for ship in state.ships.values():
+            size = state.data.geometry.base_sizes[state.card(ship.id).size]
+            args = (
+                size.width,
+                size.length,
+                tool.width,
+                tool.first_segment,
+                tool.part_segment,
+                tool.click_degrees,
+            )
+            for (course, side), kept in bot._offset_table(*args).items():
+                assert kept == fresh(*args, course, side)
+                checked += 1
+    assert checked > 100  # the games' maneuvers filled the tables
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tool_overlaps_kept_by_content_token_equal_fresh_ones(seed: int) -> None:
+    """SWA-2.4 (the maneuver tool may not overlap the ship's own final base): the tool overlap
+    the bot asks per course (``Mover.overlaps_tool``, remembered under a token for the hull,
+    base and start pose), for every ship in play in the states of a game, every speed, course
+    and side, equals the tool placed and tested afresh."""
+    from domain.rulesets.armada.geometry import place_ship
+    from domain.rulesets.armada.maneuver import courses, execute, yaw_limits
+    from domain.rulesets.armada.maneuvering import Mover
+
+    seen: Counter[bool] = Counter()
+    for state in _states(seed)[::3]:
+        for ship in state.ships.values():
+            if not ship.in_play:
+                continue
+            mover = Mover(state, ship.id)
+            card = state.card(ship.id)
+            for speed in range(1, card.max_speed + 1):
+                for course in courses(yaw_limits(card, speed)):
+                    for side in ("right", "left"):
+                        move = execute(mover.start, mover.size, mover.tool, course, side)
+                        base = place_ship(mover.hull, mover.size, move.final).base
+                        fresh = bool(move.overlaps_tool(base))
+                        assert mover.overlaps_tool(course, side) == fresh
+                        seen[fresh] += 1
+    assert seen[True] > 0 and seen[False] > 0  # both answers were checked
+
+
+def test_shared_defence_tokens_equal_fresh_ones() -> None:
+    """SWA-DEF: the shared token model per kind and state (``defence.token_in``, used when
+    folding a token spent or discarded) equals a fresh one, field for field and in the fields
+    it was given."""
+    from typing import get_args
+
+    from domain.rulesets.armada.defence import DefenceToken, TokenKind, TokenState, token_in
+
+    for kind in get_args(TokenKind):
+        for state in get_args(TokenState):
+            fresh = DefenceToken(kind=kind, state=state)
+            shared = token_in(kind, state)
+            assert shared == fresh
+            assert shared.model_fields_set == fresh.model_fields_set
+            assert token_in(kind, state) is shared
+    with pytest.raises(ValueError):
+        token_in("no such token", "ready")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_beaten_sides_equal_fresh_ones(seed: int) -> None:
+    """SWA-5: the sides with no ship left (``scoring.beaten_sides``, remembered per ships and
+    scenario part) are those a fresh look at every ship finds, in every state of a game, and
+    in the same states with each side's ships destroyed."""
+    from domain.frozen import changed
+    from domain.rulesets.armada.scoring import beaten_sides
+
+    def fresh(state: ArmadaState) -> tuple[str, ...]:
+        return tuple(
+            side
+            for side in state.scenario.side_ids
+            if not any(s.side == side and not s.destroyed for s in state.ships.values())
+        )
+
+    beaten = 0
+    for state in _states(seed):
+        assert beaten_sides(state) == fresh(state)
+        for side in state.scenario.side_ids:
+            ships = {
+                k: changed(s, destroyed=True) if s.side == side else s
+                for k, s in state.ships.items()
+            }
+            lost = changed(state, ships=ships)
+            assert beaten_sides(lost) == fresh(lost)
+            beaten += side in beaten_sides(lost)
+    assert beaten > 0
 
 
 def _reference_plausible(state: ArmadaState, unit: str, zone: Any, defender: str) -> bool:

@@ -121,8 +121,11 @@ def games_per_cpu_second(
             same = same and old["results"] == new["results"]
             before.append(games / old["cpu"])
             after.append(games / new["cpu"])
+            ratio = after[-1] / before[-1]
+            load = os.getloadavg()[0]
+            print(f"  round {r + 1}: {ratio:.2f}x (load average {load:.1f})", file=sys.stderr)
         b, a = median(before), median(after)
-        print(f"{ruleset:10} {b:9.1f} {a:9.1f} {a / b:6.1f}x  {'yes' if same else 'NO'}")
+        print(f"{ruleset:10} {b:9.1f} {a:9.1f} {a / b:6.2f}x  {'yes' if same else 'NO'}")
 
 
 def worker_speedup(games: int) -> None:

@@ -276,11 +276,11 @@ def _token_spends(attack: AttackState, catalogue: DamageDeck) -> list[AttackDeci
         if why:
             continue
         if token.kind == "redirect" and isinstance(defender, ShipDefender):
-            out += [SpendDefenceToken(token=i, zone=z) for z in _adjacent(defender.zone)]
+            out += [_spend(token=i, zone=z) for z in _adjacent(defender.zone)]
         elif token.kind == "evade":
             effect = _evade(attack)
             unique = _unique_dice(attack.pool)
-            out += [SpendDefenceToken(token=i, dice=(d,)) for d in unique]
+            out += [_spend(token=i, dice=(d,)) for d in unique]
             if effect is not None and effect.extra:
                 pairs: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
                 for a in range(len(attack.pool)):
@@ -295,10 +295,26 @@ def _token_spends(attack: AttackState, catalogue: DamageDeck) -> list[AttackDeci
                         )
                         if pair not in pairs:
                             pairs.add(pair)
-                            out.append(SpendDefenceToken(token=i, dice=(a, b)))
+                            out.append(_spend(token=i, dice=(a, b)))
         elif token.kind in ("brace", "contain", "scatter"):
-            out.append(SpendDefenceToken(token=i))
+            out.append(_spend(token=i))
     return out
+
+
+_SPENDS: dict[tuple[tuple[str, Any], ...], SpendDefenceToken] = {}
+
+
+def _spend(**given: Any) -> SpendDefenceToken:
+    """``SpendDefenceToken(**given)``, one shared (frozen) model per distinct order given the
+    same way (the same fields set): the legal defence orders are listed at every defence step,
+    and there are a few hundred distinct ones in all."""
+    key = tuple(sorted(given.items()))
+    found = _SPENDS.get(key)
+    if found is None:
+        if len(_SPENDS) >= 4096:
+            _SPENDS.clear()
+        found = _SPENDS[key] = SpendDefenceToken(**given)
+    return found
 
 
 def _adjacent(zone: Zone) -> list[Zone]:

@@ -175,14 +175,15 @@ def worth_attacking(state: ArmadaState, side: str) -> bool:
     measures no pair whose bound (:func:`_bound`) is below it (the bot's trial of a squadron
     attacking from where it stands)."""
     check = integration.target_check(state)
+    # a pair whose bound is below MIN_EXPECTED cannot answer yes: left out before ordering
     ranked = [
-        (_bound(state, c.attacker, c.defender, c.defending_zone), c)
-        for c in integration.nearest_first(state, integration.candidates(state, side))
+        (bound, c)
+        for c in integration.candidates(state, side)
+        if (bound := _bound(state, c.attacker, c.defender, c.defending_zone)) >= MIN_EXPECTED
     ]
-    ranked.sort(key=lambda t: -t[0])  # stable: nearest first among equal bounds
-    for bound, found in ranked:
-        if bound < MIN_EXPECTED:
-            return False
+    gap = integration.nearest_key(state)
+    ranked.sort(key=lambda t: (-t[0], gap(t[1])))  # stable: declared first among equals
+    for _, found in ranked:
         geometry = check(found)
         if geometry is not None and _measured_score(state, found, geometry) >= MIN_EXPECTED:
             return True

@@ -20,11 +20,12 @@ Measurements (readings in docs/armada.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from shapely.geometry import LineString
 
 from domain.errors import IllegalCommand, InvalidCommand
+from domain.frozen import assembled
 from domain.rulesets.armada.arcs import (
     distance_band,
     distance_between,
@@ -39,8 +40,9 @@ from domain.rulesets.armada.attack_state import (
     ShipDefender,
     SquadronDefender,
 )
+from domain.rulesets.armada.damage import ShipHull
 from domain.rulesets.armada.damage_dealing import hull_of
-from domain.rulesets.armada.data import ShipCard, SquadronCard
+from domain.rulesets.armada.data import ShipCard, SizeClass, SquadronCard
 from domain.rulesets.armada.geocache import obstacles_key, positions, ships_in_play, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.obstacles import obstacle_shapes
@@ -52,8 +54,17 @@ from domain.rulesets.armada.state import Activation, ArmadaState, ShipState, Squ
 Defender = ShipDefender | SquadronDefender
 
 
+_OPTIONS: dict[str, AttackOptions] = {}
+
+
 def attack_options(state: ArmadaState) -> AttackOptions:
-    return AttackOptions(evade=state.options.evade)
+    """The attack's rule readings: one shared (frozen) model per reading (built for every
+    attack declared and folded)."""
+    evade = state.options.evade
+    found = _OPTIONS.get(evade)
+    if found is None:
+        found = _OPTIONS[evade] = AttackOptions(evade=evade)
+    return found
 
 
 def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker:
@@ -81,11 +92,11 @@ def attacker_input(state: ArmadaState, unit: str, zone: Zone | None) -> Attacker
         engaged = bool(engaging)
         escort = any("escort" in state.squadron_card(s).keywords for s in engaging)
         data = state.data
-        # per squadron state and the two engagement answers (the bot tries every squadron's
-        # attacks again after every order)
-        return remembered(
-            (squadron, data),
-            ("attacker", engaged, escort),
+        # per what it reads: the squadron's id, side and card and the two engagement answers
+        # (the bot tries every squadron's attacks again after every order, and a squadron's
+        # state is a new object after each event of it, so its identity is too fine a key)
+        return data.memo(
+            ("squadron attacker", squadron.id, squadron.side, squadron.card, engaged, escort),
             lambda: _squadron_attacker(
                 squadron, data.squadrons.get(squadron.card), engaged, escort
             ),
@@ -138,9 +149,7 @@ def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender
         return remembered(
             (ship, state.data),
             ("defender", zone),
-            lambda: ShipDefender(
-                **dict(hull_of(state, unit)), zone=zone, size=state.card(unit).size
-            ),
+            lambda: _ship_defender(hull_of(state, unit), zone, state.card(unit).size),
         )
     if unit in state.squadrons:
         if zone is not None:
@@ -159,6 +168,19 @@ def defender_input(state: ArmadaState, unit: str, zone: Zone | None) -> Defender
             ),
         )
     raise InvalidCommand(f"no ship or squadron {unit!r}")
+
+
+SIZE_CLASSES: frozenset[str] = frozenset(get_args(SizeClass))
+
+
+def _ship_defender(hull: ShipHull, zone: Zone, size: SizeClass) -> ShipDefender:
+    """``ShipDefender(**dict(hull), zone=zone, size=size)`` without validating again what the
+    hull's validation passed (and without pydantic's ``__iter__``): a defender's input is built
+    for every ship state the legal-attack search meets. ``zone`` and ``size`` are checked here
+    as validation would check them."""
+    if zone not in ZONES or size not in SIZE_CLASSES:
+        return ShipDefender(**dict(hull), zone=zone, size=size)  # raises as validation does
+    return assembled(ShipDefender, **hull.__dict__, zone=zone, size=size)
 
 
 @dataclass(frozen=True)

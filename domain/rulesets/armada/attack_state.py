@@ -58,7 +58,7 @@ from domain.rulesets.armada.data import (
     SizeClass,
     SquadronKeyword,
 )
-from domain.rulesets.armada.defence import DefenceToken, EvadeReading, TokenKind
+from domain.rulesets.armada.defence import DefenceToken, EvadeReading, TokenKind, token_in
 from domain.rulesets.armada.geometry import Zone
 
 Armament = Literal["battery", "anti_squadron"]
@@ -432,7 +432,7 @@ def _apply_defender(attack: AttackState, event: DomainEvent) -> AttackState:
     match event:
         case DefenceTokenSpent() if event.unit == defender.id:
             tokens = list(defender.tokens)
-            tokens[event.token] = DefenceToken(kind=event.kind, state=event.state)
+            tokens[event.token] = token_in(event.kind, event.state)
             return changed(attack, defender=changed(defender, tokens=tuple(tokens)))
         case DamageSuffered() if event.unit == defender.id and event.hull is not None:
             return changed(attack, defender=changed(defender, hull=event.hull))
@@ -444,10 +444,11 @@ def _apply_defender(attack: AttackState, event: DomainEvent) -> AttackState:
 def apply(attack: AttackState, event: DomainEvent) -> AttackState:
     """Fold one event into the attack (``AttackDeclared`` is :func:`begin`/:func:`retarget`'s;
     events of other units, dice rolls and deck shuffles leave it unchanged). Never raises."""
-    attack = _apply_defender(attack, event)
-    dealing = dmg.apply_dealing(attack.dealing, event)
-    if dealing is not attack.dealing:
-        attack = changed(attack, dealing=dealing)
+    if isinstance(event, dmg.SHIP_EVENTS):  # the defender and what is owed change by no other
+        attack = _apply_defender(attack, event)
+        dealing = dmg.apply_dealing(attack.dealing, event)
+        if dealing is not attack.dealing:
+            attack = changed(attack, dealing=dealing)
     match event:
         case AttackDiceGathered():
             gathered = DicePool(red=event.red, blue=event.blue, black=event.black)

@@ -443,6 +443,20 @@ def quick_final(
     return Pose(wx, wy, start.heading + heading).rounded()
 
 
+@lru_cache(maxsize=256)
+def _offset_table(
+    width: float,
+    length: float,
+    tool_width: float,
+    first: float,
+    part: float,
+    click_degrees: float,
+) -> dict[tuple[tuple[int, ...], Side], tuple[tuple[float, float], float]]:
+    """Per base and tool, :func:`_course_offset`'s answers by course and side, filled as the
+    bot asks (one small key per course instead of the cache's eight arguments)."""
+    return {}
+
+
 @lru_cache(maxsize=4096)
 def _course_offset(
     width: float,
@@ -554,49 +568,79 @@ def _scored_courses(
     a, b, d, e, xoff, yoff = start._matrix
     start_heading = start.heading
     hw, hh = size.width / 2, size.length / 2
-    corners = ((-hw, -hh), (-hw, hh), (hw, -hh), (hw, hh))
     segment = tool.first_segment + tool.part_segment
+    half_length = size.length / 2
+    offsets = _offset_table(
+        size.width,
+        size.length,
+        tool.width,
+        tool.first_segment,
+        tool.part_segment,
+        tool.click_degrees,
+    )
     enemy = nearest[0]
+    ex, ey = enemy.position if enemy is not None else (0.0, 0.0)
     isfinite, dist, atan2, degrees = math.isfinite, math.dist, math.atan2, math.degrees
+    radians, msin, mcos = math.radians, math.sin, math.cos
     found: list[tuple[float, int, tuple[int, ...], Side, float, float, float]] = []
+    append = found.append
     for speed, course, side in options:
-        local, turn = _course_offset(
-            size.width,
-            size.length,
-            tool.width,
-            tool.first_segment,
-            tool.part_segment,
-            tool.click_degrees,
-            course,
-            side,
-        )
-        lx, ly = local
+        offset = offsets.get((course, side))
+        if offset is None:
+            offset = offsets[(course, side)] = _course_offset(
+                size.width,
+                size.length,
+                tool.width,
+                tool.first_segment,
+                tool.part_segment,
+                tool.click_degrees,
+                course,
+                side,
+            )
+        (lx, ly), turn = offset
         wx, wy, wh = a * lx + b * ly + xoff, d * lx + e * ly + yoff, start_heading + turn
         if not (isfinite(wx) and isfinite(wy) and isfinite(wh)):
             quick_final(start, size, tool, course, side)  # raises as it always did
         # Pose(wx, wy, wh).rounded(): the heading folded into [0, 360) at each Pose made
         x, y = round(wx, POSE_DECIMALS), round(wy, POSE_DECIMALS)
         heading = round(wh % 360.0, HEADING_DECIMALS) % 360.0 % 360.0
-        # _margin: the base's corners on the play area (Pose.to_world's arithmetic)
+        # _margin: the base's corners (-hw, -hh), (-hw, hh), (hw, -hh), (hw, hh) on the play
+        # area (Pose.to_world's arithmetic, written out: no list per course)
         cos, sin = _cos_sin(heading)
-        pa, pb, pd, pe = cos, sin, -sin, cos
-        xs = [pa * cx + pb * cy + x for cx, cy in corners]
-        ys = [pd * cx + pe * cy + y for cx, cy in corners]
-        margin = min(min(xs), min(ys), width - max(xs), height - max(ys))
+        x1, x2 = cos * -hw + sin * -hh + x, cos * -hw + sin * hh + x
+        x3, x4 = cos * hw + sin * -hh + x, cos * hw + sin * hh + x
+        y1, y2 = -sin * -hw + cos * -hh + y, -sin * -hw + cos * hh + y
+        y3, y4 = -sin * hw + cos * -hh + y, -sin * hw + cos * hh + y
+        margin = min(
+            min(x1, x2, x3, x4),
+            min(y1, y2, y3, y4),
+            width - max(x1, x2, x3, x4),
+            height - max(y1, y2, y3, y4),
+        )
         if margin < 0:
             value = -1e9
         else:
             value = -max(0.0, EDGE_MARGIN * 3 - margin) * 2.0
-            next_move = max(1, speed) * segment + size.length / 2
-            room = _clearance_at(x, y, heading, width, height)
+            next_move = max(1, speed) * segment + half_length
+            # _clearance_at(x, y, heading, width, height), written out
+            rad = radians(heading)
+            ux, uy = msin(rad), mcos(rad)
+            room = math.inf
+            if ux > 1e-9:
+                room = (width - x) / ux
+            elif ux < -1e-9:
+                room = -x / ux
+            if uy > 1e-9:
+                room = min(room, (height - y) / uy)
+            elif uy < -1e-9:
+                room = min(room, -y / uy)
             value -= max(0.0, next_move + EDGE_MARGIN - room) * 4.0
             if enemy is not None:
-                ex, ey = enemy.position
                 gap = dist((x, y), (ex, ey))
                 bearing = degrees(atan2(ex - x, ey - y)) % 360.0
                 off = abs((bearing - heading + 180.0) % 360.0 - 180.0)
                 value -= abs(gap - WANTED) + off * 0.8
-        found.append((value - (3.0 if speed == 0 else 0.0), speed, course, side, x, y, heading))
+        append((value - (3.0 if speed == 0 else 0.0), speed, course, side, x, y, heading))
     return found
 
 
@@ -743,8 +787,8 @@ def _activate_squadron(state: ArmadaState, side: str) -> ActivateSquadron | None
     ready = ready_squadrons(state, side)
     if not ready:
         return None
-    engaged = [sq for sq in ready if engaged_with(state, sq.id)]
-    sq = engaged[0] if engaged else ready[0]
+    # the first engaged squadron, else the first ready one: engagement asked only until found
+    sq = next((s for s in ready if engaged_with(state, s.id)), ready[0])
     if state.attacks_allowed():
         trial = changed(state, squadron_activation=SquadronActivation(squadron=sq.id))
         if attack_bot.worth_attacking(trial, side):

@@ -86,7 +86,7 @@ from domain.rulesets.armada.attack_events import (
     UnitDestroyed,
 )
 from domain.rulesets.armada.data import DamageDeck, RangeBand
-from domain.rulesets.armada.defence import DefenceToken, TokenKind
+from domain.rulesets.armada.defence import DefenceToken, TokenKind, token_in
 from domain.rulesets.armada.geometry import ZONES, Zone
 
 RULE = "SWA-DMG"
@@ -748,10 +748,10 @@ def apply_ship(ship: S, event: DomainEvent) -> S:
                     flipped = HeldCard(card=held.card, face_up=event.face_up)
                     return changed(ship, cards=(*ship.cards[:i], flipped, *ship.cards[i + 1 :]))
         case DefenceTokenSpent() if event.unit == ship.id and event.token < len(ship.tokens):
-            token = DefenceToken(kind=event.kind, state=event.state)
+            token = token_in(event.kind, event.state)
             return changed(ship, tokens=_replace(ship.tokens, event.token, token))
         case DefenceTokenDiscarded() if event.unit == ship.id and event.token < len(ship.tokens):
-            token = DefenceToken(kind=event.kind, state="discarded")
+            token = token_in(event.kind, "discarded")
             return changed(ship, tokens=_replace(ship.tokens, event.token, token))
         case CommNoiseResolved() if event.ship == ship.id and event.speed is not None:
             return changed(ship, speed=event.speed)

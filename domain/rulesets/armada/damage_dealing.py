@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from domain.dice import DiceSource
 from domain.events import DomainEvent
+from domain.frozen import assembled
 from domain.rulesets.armada import damage as dmg
 from domain.rulesets.armada.geometry import ZONES, Zone
 from domain.rulesets.armada.partmemo import remembered
-from domain.rulesets.armada.state import ArmadaState
+from domain.rulesets.armada.state import ArmadaState, ShipState
 
 
 def hull_of(state: ArmadaState, ship_id: str) -> dmg.ShipHull:
@@ -23,21 +24,36 @@ def hull_of(state: ArmadaState, ship_id: str) -> dmg.ShipHull:
     ship = state.ships[ship_id]
     data = state.data
     return remembered(
-        (ship, data),
-        ("hull_of",),
-        lambda: dmg.ShipHull(
-            id=ship.id,
-            side=ship.side,
-            name=ship.name,
-            hull=data.ships.get(ship.card).hull,
-            shields=ship.shields,
-            tokens=ship.defense,
-            cards=ship.damage,
-            speed=ship.speed,
-            dials=len(ship.dials),
-            destroyed=ship.destroyed,
-        ),
+        (ship, data), ("hull_of",), lambda: _hull(ship, data.ships.get(ship.card).hull)
     )
+
+
+def _hull(ship: ShipState, hull: int) -> dmg.ShipHull:
+    """The ship's :class:`.damage.ShipHull`. Its values come from the validated ship state and
+    card, so the model is assembled without validating them again (a hull is built for every
+    ship state folded); the hull's own constraints are checked here, and anything they would
+    refuse goes through validation, which raises as it always did."""
+    values = {
+        "id": ship.id,
+        "side": ship.side,
+        "name": ship.name,
+        "hull": hull,
+        "shields": ship.shields,
+        "tokens": ship.defense,
+        "cards": ship.damage,
+        "speed": ship.speed,
+        "dials": len(ship.dials),
+        "destroyed": ship.destroyed,
+    }
+    shields = ship.shields
+    if (
+        hull < 1
+        or ship.speed < 0
+        or len(shields) != len(ZONES)
+        or not all(shields.get(z, -1) >= 0 for z in ZONES)
+    ):
+        return dmg.ShipHull(**values)
+    return assembled(dmg.ShipHull, **values)
 
 
 def face_up_effects(state: ArmadaState, ship_id: str) -> tuple[str, ...]:

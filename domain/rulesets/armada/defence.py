@@ -55,6 +55,22 @@ class DefenceToken(BaseModel):
     state: TokenState = "ready"
 
 
+_TOKENS: dict[tuple[str, str], DefenceToken] = {}
+
+
+def token_in(kind: TokenKind, state: TokenState) -> DefenceToken:
+    """``DefenceToken(kind=kind, state=state)``, one shared (frozen) model per kind and state:
+    folding a token spent builds one per event, and there are a few dozen pairs in all.
+
+    Raises:
+        pydantic.ValidationError: not a token kind or state (nothing kept).
+    """
+    found = _TOKENS.get((kind, state))
+    if found is None:
+        found = _TOKENS[(kind, state)] = DefenceToken(kind=kind, state=state)
+    return found
+
+
 def starting_tokens(kinds: Iterable[TokenKind]) -> tuple[DefenceToken, ...]:
     """The tokens printed on a card, all ready, as at setup (SWA-DEF)."""
     return tuple(DefenceToken(kind=kind) for kind in kinds)

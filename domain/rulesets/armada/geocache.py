@@ -146,3 +146,10 @@ def _token(content: Any) -> int:
             _TOKENS.clear()
         token = _TOKENS[content] = next(_NEXT)
     return token
+
+
+def content_token(content: Any) -> int:
+    """A small number standing for ``content`` (hashable) in a memo key: equal contents get
+    equal tokens while the table lasts, and a token is never given to another content, so a
+    key holding it names the content exactly (cheaper to hash than a nested content)."""
+    return _token(content)

@@ -61,6 +61,7 @@ from domain.rulesets.armada.commands import AdditionalTarget, DeclareAttack
 from domain.rulesets.armada.damage_dealing import ensure_deck, hull_of, with_deck
 from domain.rulesets.armada.geocache import positions, unit_key
 from domain.rulesets.armada.geometry import ZONES, Zone
+from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.ship_phase import check_ship_attack, mark_ship_attack
 from domain.rulesets.armada.squadron_phase import check_squadron_attack, mark_squadron_attack
 from domain.rulesets.armada.state import (
@@ -385,11 +386,19 @@ def _target_geometry(
     return _refused_or(check)  # None: refused
 
 
-def _enemies(state: ArmadaState, unit: str) -> list[str]:
-    mine = (state.ships.get(unit) or state.squadrons[unit]).side
+def _enemies(state: ArmadaState, unit: str) -> tuple[str, ...]:
+    """The units in play not of ``unit``'s side, ships first (scenario order). Remembered per
+    the identity of the ships and squadrons parts (:mod:`.partmemo`): every legal-attack search
+    asks it, and most orders change neither part."""
+    ships, squadrons = state.ships, state.squadrons
+    mine = (ships.get(unit) or squadrons[unit]).side
+    return remembered((ships, squadrons), ("enemies", mine), lambda: _enemies_of(state, mine))
+
+
+def _enemies_of(state: ArmadaState, mine: str) -> tuple[str, ...]:
     ships = [s.id for s in state.ships.values() if s.in_play and s.side != mine]
     squadrons = [s.id for s in state.squadrons.values() if s.in_play and s.side != mine]
-    return [*ships, *squadrons]
+    return (*ships, *squadrons)
 
 
 def legal_declaration(state: ArmadaState, side: str | None, order: DeclareAttack) -> bool:
@@ -562,9 +571,22 @@ def nearest_first(state: ArmadaState, found: Iterable[Candidate]) -> list[Candid
     """The candidate pairs, nearest target (centre to centre) first, then in their order: for
     a search that stops at the first legal pair (an attack needs its target close: distance
     1 for a squadron), wherever that pair stands in the list."""
-    return sorted(
-        found, key=lambda c: math.dist(_centre(state, c.unit), _centre(state, c.defender))
-    )
+    return sorted(found, key=nearest_key(state))
+
+
+def nearest_key(state: ArmadaState) -> Callable[[Candidate], float]:
+    """A candidate's centre-to-centre distance, worked out once per pair of units (a ship
+    target is a candidate once per defending zone)."""
+    gaps: dict[tuple[str, str], float] = {}
+
+    def gap(found: Candidate) -> float:
+        pair = (found.unit, found.defender)
+        known = gaps.get(pair)
+        if known is None:
+            known = gaps[pair] = math.dist(_centre(state, pair[0]), _centre(state, pair[1]))
+        return known
+
+    return gap
 
 
 # --------------------------------------------------------------------------- evolve

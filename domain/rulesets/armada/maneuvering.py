@@ -55,6 +55,7 @@ from domain.rulesets.armada.events import (
     SquadronsPlaced,
     UnitDestroyed,
 )
+from domain.rulesets.armada.geocache import content_token
 from domain.rulesets.armada.geometry import Disc, Pose, place_ship
 from domain.rulesets.armada.maneuver import (
     CourseError,
@@ -110,6 +111,7 @@ class Mover:
             for s in state.ships.values()
             if s.in_play and s.id != ship_id
         }
+        self._tool_at: int | None = None  # overlaps_tool's key part, made when first asked
 
     def base(self, pose: Pose) -> Any:
         # the key of ``ArmadaState.placed``: the bot's candidate poses, the maneuver decided and
@@ -128,8 +130,12 @@ class Mover:
             move = execute(self.start, self.size, self.tool, course, side)
             return move.overlaps_tool(self.base(move.final))
 
-        # pure geometry of the hull, base, tool and start pose: remembered with the data
-        key = ("tool", self.hull.id, self.size, self.start, tuple(course), side)
+        # pure geometry of the hull, base, tool and start pose: remembered with the data, the
+        # hull, base and start as one token (hashing the base's model and the pose per course
+        # cost more than the look-up)
+        if self._tool_at is None:
+            self._tool_at = content_token(("tool", self.hull.id, self.size, self.start))
+        key = ("tool", self._tool_at, tuple(course), side)
         return self.state.data.memo(key, make)
 
     def ships_hit(self, pose: Pose) -> tuple[str, ...]:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from domain.events import GameEnded
+from domain.rulesets.armada.partmemo import remembered
 from domain.rulesets.armada.state import ArmadaState
 
 RULE = "SWA-5"
@@ -50,15 +51,27 @@ def _by_score(state: ArmadaState, reason: str) -> GameEnded:
     return GameEnded(winner=winner, reason=reason, rule=RULE, vp=score)
 
 
+def beaten_sides(state: ArmadaState) -> tuple[str, ...]:
+    """The sides with no ship left (SWA-5), in the scenario's order. Asked after every event
+    of every order, it reads only the ships and the sides: remembered per those parts
+    (:mod:`.partmemo`)."""
+    ships, scenario = state.ships, state.scenario
+    return remembered(
+        (ships, scenario),
+        ("beaten",),
+        lambda: tuple(
+            side
+            for side in scenario.side_ids
+            if not any(s.side == side and not s.destroyed for s in ships.values())
+        ),
+    )
+
+
 def immediate(state: ArmadaState) -> GameEnded | None:
     """The game ends at once when a side has no ship left (SWA-5); None otherwise."""
     if state.phase == "setup":
         return None
-    beaten = [
-        side
-        for side in state.scenario.side_ids
-        if not any(s.side == side and not s.destroyed for s in state.ships.values())
-    ]
+    beaten = beaten_sides(state)
     if not beaten:
         return None
     if len(beaten) == 2:

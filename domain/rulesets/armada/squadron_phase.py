@@ -204,13 +204,19 @@ def finish(state: ArmadaState, can_attack: CanAttack) -> list[DomainEvent]:
     if current is None or state.attack is not None:
         return []
     sq = state.squadrons[current.squadron]
-    able = (
-        sq.in_play and not current.attacked and state.attacks_allowed() and can_attack(state, sq.id)
-    )
+
+    def able() -> bool:  # asked only when the answer decides (the legal-attack search is dear)
+        return (
+            sq.in_play
+            and not current.attacked
+            and state.attacks_allowed()
+            and can_attack(state, sq.id)
+        )
+
     if current.by_ship is None:
-        done = current.moved or current.attacked or not able
+        done = current.moved or current.attacked or not able()
     else:
-        done = current.moved and (current.attacked or not able)
+        done = current.moved and (current.attacked or not able())
     if done or not sq.in_play:
         return [SquadronActivationEnded(squadron=current.squadron)]
     return []
