@@ -22,6 +22,7 @@ import pytest
 
 from domain.record import read_record_file
 from domain.record.model import Record
+from domain.words import unit_labels
 from tests.browser.conftest import Server, wait_idle
 from viewer.timeline import Timeline
 
@@ -483,13 +484,11 @@ def test_armada_board_draws_ships_with_zones_and_shields(
     ships = [u for u in view.units if u.kind == "ship" and u.status == "active"]
     assert ships and all(len([s for s in u.shapes if s.style == "zone"]) == 4 for u in ships)
     drawn = Counter(board_.locator("g.textpoint text").all_text_contents())
-    # a long name's label is its id as words (issue 21 item 7)
-    short = [
-        u.name if len(u.name) <= 14 else u.id.replace("_", " ").replace(".", " · ") for u in ships
-    ]
+    # each label is the ship's name as the Python board and the move list give it (issue 21
+    # item 7: a long name was once labelled by its id read as words)
+    names = unit_labels(view.units)
     labels = [
-        s if u.damage == 0 else f"{s} {u.damage}/{u.strength}"
-        for s, u in zip(short, ships, strict=True)
+        names[u.id] if u.damage == 0 else f"{names[u.id]} {u.damage}/{u.strength}" for u in ships
     ]
     missing = [label for label in labels if drawn[label] < 1]
     assert not missing, f"ships without a label on the board: {missing}; drawn {drawn}"
