@@ -115,6 +115,24 @@ def test_measurements_and_engagements_equal_fresh_ones(seed: int) -> None:
                     assert kept.sight.obstructed_by == fresh.sight.obstructed_by
 
 
+def _fresh_hull(state: Any, ship: Any) -> damage.ShipHull:
+    """A ship's hull built and validated from its state alone, as the rules built it before
+    any cache."""
+    card = state.data.ships.get(ship.card)
+    return damage.ShipHull(
+        id=ship.id,
+        side=ship.side,
+        name=ship.name,
+        hull=card.hull,
+        shields=ship.shields,
+        tokens=ship.defense,
+        cards=ship.damage,
+        speed=ship.speed,
+        dials=len(ship.dials),
+        destroyed=ship.destroyed,
+    )
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
     """A ship's hull, each defender's input and each attacker's input (ships' and squadrons'),
@@ -122,18 +140,7 @@ def test_attack_inputs_and_hulls_equal_fresh_ones(seed: int) -> None:
     for state in _states(seed):
         for ship in state.ships.values():
             card = state.data.ships.get(ship.card)
-            fresh_hull = damage.ShipHull(
-                id=ship.id,
-                side=ship.side,
-                name=ship.name,
-                hull=card.hull,
-                shields=ship.shields,
-                tokens=ship.defense,
-                cards=ship.damage,
-                speed=ship.speed,
-                dials=len(ship.dials),
-                destroyed=ship.destroyed,
-            )
+            fresh_hull = _fresh_hull(state, ship)
             assert hull_of(state, ship.id) == fresh_hull
             for zone in ZONES:
                 assert defender_input(state, ship.id, zone) == ShipDefender(
@@ -188,18 +195,7 @@ def test_assembled_hulls_and_ship_defenders_equal_validated_ones(seed: int) -> N
     for state in _states(seed):
         for ship in state.ships.values():
             card = state.data.ships.get(ship.card)
-            fresh_hull = damage.ShipHull(
-                id=ship.id,
-                side=ship.side,
-                name=ship.name,
-                hull=card.hull,
-                shields=ship.shields,
-                tokens=ship.defense,
-                cards=ship.damage,
-                speed=ship.speed,
-                dials=len(ship.dials),
-                destroyed=ship.destroyed,
-            )
+            fresh_hull = _fresh_hull(state, ship)
             _same_model(hull_of(state, ship.id), fresh_hull)
             for zone in ZONES:
                 fresh = ShipDefender(**dict(fresh_hull), zone=zone, size=card.size)

@@ -288,10 +288,13 @@ def load(
         cpu = _cpu_seconds(proc.pid) - cpu
         seen = [(g, page.evaluate("() => window.__wakeSeen")) for g, page in pages]
         seen += [(g, {str(event): at for event, at in c.seen.items()}) for g, c in watchers]
+        kinds = ["Chromium page"] * len(pages) + ["websocket client"] * len(watchers)
+        stalled: list[str] = []  # pages that missed events: which, and what they saw last
         delays: list[float] = []
         missed = 0
-        for g, shown in seen:
+        for i, (g, shown) in enumerate(seen):
             times = sorted((int(event), float(t)) for event, t in shown.items())
+            missed_here = 0
             for (game, seq), at in stored.items():
                 if game != g:
                     continue
@@ -300,8 +303,12 @@ def load(
                 first = min((t for event, t in times if event >= seq), default=None)
                 if first is None:
                     missed += 1
+                    missed_here += 1
                 else:
                     delays.append(max(0.0, first - at))
+            if missed_here:
+                last = f"event {times[-1][0]}" if times else "nothing"
+                stalled.append(f"{kinds[i]} {i} (game {g}) missed {missed_here}; saw {last} last")
         delays.sort()
         lost = duplicated = 0
         for g, gid in enumerate(ids):
@@ -323,7 +330,7 @@ def load(
             f"{cpu / (seconds + 5.0):.2f} | {opened:.0f} |",
             flush=True,
         )
-        for error in errors + [e for _, c in watchers for e in c.errors]:
+        for error in errors + stalled + [e for _, c in watchers for e in c.errors]:
             print(f"  ({error})")
     finally:
         for _, client in watchers:

@@ -196,12 +196,17 @@ _LABEL_BOXES = """() => {
 }"""
 
 
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two screen boxes (x0, y0, x1, y1) overlap by more than a pixel: glyph boxes of
+    neighbours may touch."""
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
 def _overlaps(boxes: list[list[Any]]) -> list[tuple[str, str]]:
     found = []
     for i, (a, ax0, ay0, ax1, ay1) in enumerate(boxes):
         for b, bx0, by0, bx1, by1 in boxes[i + 1 :]:
-            # a pixel of slack: glyph boxes of neighbours may touch
-            if ax0 < bx1 - 1 and bx0 < ax1 - 1 and ay0 < by1 - 1 and by0 < ay1 - 1:
+            if _overlap((ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1)):
                 found.append((a, b))
     return found
 
@@ -298,7 +303,7 @@ def _labels_on_markers(found: dict[str, Any]) -> list[tuple[str, str]]:
         for uid, mx0, my0, mx1, my1 in found["markers"]:
             if uid == own:
                 continue
-            if lx0 < mx1 - 1 and mx0 < lx1 - 1 and ly0 < my1 - 1 and my0 < ly1 - 1:
+            if _overlap((lx0, ly0, lx1, ly1), (mx0, my0, mx1, my1)):
                 hits.append((text, uid))
     return hits
 
