@@ -152,3 +152,14 @@ def test_wake_show_names_the_side_to_act_and_every_unit(game: str, active: str) 
     assert log_problems(out.splitlines(), game_ids(path)) == []
     if game.startswith("iron_oak"):
         assert "off the map at the S edge, not yet entered" in out
+
+
+def test_a_table_with_no_unit_yet_says_so() -> None:
+    """Issue 21 item 7: before the fleets are dealt (SHIPS setup, ST-1.3) the table has no row;
+    it says that no unit is in play yet rather than print an empty grid."""
+    path = FIXTURES / "games/ships/multi4-line_weapon.wake.json"
+    code, out, _ = wake("show", str(path), "--event", "1")
+    assert code == 0, out
+    assert "No units in play yet (setup)." in " ".join(out.split())
+    code, out, _ = wake("show", str(path), "--event", "40")
+    assert code == 0 and "No units in play yet" not in out

@@ -114,16 +114,19 @@ def state_table(view: GameView, seq: int) -> Table:
         f"{view.ruleset_name} - {view.scenario} - event {seq} - turn {view.turn}, "
         f"{view.phase}" + (f", {names.get(acting, humanise(acting))} to act" if acting else "")
     )
-    table = Table(title=Text(title), caption=Text(vps))
+    table = Table(title=Text(title))
     for col in ("unit", "side", "kind", "where", "damage", "status"):
         table.add_column(col)
-    for row in _unit_rows(view):
+    rows = _unit_rows(view)
+    for row in rows:
         style = "dim" if row[5] not in ("active", NOT_APPLICABLE) else ""
         table.add_row(*(Text(cell) for cell in row), style=style)
+    caption = vps if rows else f"No units in play yet ({view.phase}).\n{vps}"
     if view.result is not None:
         winner = view.result.winner
         said = f"{names.get(winner, humanise(winner))} wins" if winner else "a draw"
-        table.caption = Text(f"{vps}\nRESULT: {said}")
+        caption += f"\nRESULT: {said}"
+    table.caption = Text(caption)
     return table
 
 
