@@ -328,7 +328,7 @@ class GameStore(Application[UUID]):
 
     def _beside_at(self, cls: type[Beside], uid: UUID, owner: str) -> Beside | None:
         # A hosted server reads a table and the links on every page run and watch tick (issue
-        # 20's load: a fifth of its time rebuilding them). A stream only grows, so what was
+        # 20's load: about a tenth of its time rebuilding them). A stream only grows, so what was
         # built at its last row's version is kept, and handed out as a copy (callers change
         # and save what they get).
         last = self.recorder.select_events(uid, desc=True, limit=1)
