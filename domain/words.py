@@ -25,6 +25,12 @@ SNAKE_ID = re.compile(r"(?<![\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w/-])")
 """An internal id in ``snake_case`` (``full_steam``, ``mega_particle``) that no name covers."""
 
 
+def capitalised(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as written (``heavy cruiser`` ->
+    ``Heavy cruiser``; ``HMS Ajax`` stays)."""
+    return text[:1].upper() + text[1:]
+
+
 def possessive(name: object) -> str:
     """The possessive of ``name`` as English writes it: ``rebels`` → ``rebels'``, ``graf_spee``
     → ``graf_spee's`` (never a quoted repr followed by 's)."""

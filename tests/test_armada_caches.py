@@ -632,14 +632,7 @@ def test_course_offsets_kept_per_base_and_tool_equal_fresh_ones(seed: int) -> No
         tool = state.data.geometry.maneuver_tool
         for ship in state.ships.values():
             size = state.data.geometry.base_sizes[state.card(ship.id).size]
-            args = (
-                size.width,
-                size.length,
-                tool.width,
-                tool.first_segment,
-                tool.part_segment,
-                tool.click_degrees,
-            )
+            args = bot._tool_key(size, tool)
             for (course, side), kept in bot._offset_table(*args).items():
                 assert kept == fresh(*args, course, side)
                 checked += 1

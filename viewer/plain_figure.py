@@ -9,9 +9,8 @@ with validation off; the drawing itself is a few milliseconds. The JSON is the s
 validated figure's (``tests/test_board_json.py`` compares them for every ruleset), so a page
 cannot tell which built it; static images and reports still use plotly's checked figure.
 
-The drawing code chooses with :func:`new_figure` and builds traces with :func:`scatter`, which
-returns a plain dict while a plain figure is being drawn (:func:`drawing_plain`) and a
-``go.Scatter`` otherwise.
+The drawing code builds traces with :func:`scatter`, which returns a plain dict while a plain
+figure is being drawn (:func:`drawing_plain`) and a ``go.Scatter`` otherwise.
 """
 
 from __future__ import annotations
@@ -79,11 +78,6 @@ class PlainLayout:
     def annotations(self) -> tuple[dict[str, Any], ...]:
         return tuple(self.body.get("annotations", ()))
 
-    @property
-    def height(self) -> int | None:
-        height = self.body.get("height")
-        return int(height) if height is not None else None
-
 
 class PlainFigure:
     """What the board's drawing code does to a figure, on dicts."""
@@ -123,7 +117,7 @@ class PlainFigure:
         _merge(self.layout.body.setdefault("yaxis", {}), updates)
         return self
 
-    def to_json(self, validate: bool = False) -> str:
+    def to_json(self) -> str:
         layout = {**self.layout.body, "template": _template()}
         data = [{k: v for k, v in trace.items() if k != "uid"} for trace in self.data]
         # plotly leaves traces' uids out of a figure's JSON (plotly.js makes its own)
@@ -152,11 +146,6 @@ def drawing_plain() -> Iterator[None]:
         yield
     finally:
         _PLAIN.reset(token)
-
-
-def new_figure(validate: bool) -> Any:
-    """Plotly's checked figure, or a plain one (with :func:`drawing_plain` open)."""
-    return go.Figure() if validate else PlainFigure()
 
 
 def scatter(**trace: Any) -> Any:

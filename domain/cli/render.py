@@ -15,7 +15,7 @@ from domain.engine import Fact, GameState, decode
 from domain.explain import event_names, event_text, explain_event, explanation_lines
 from domain.move_list import side_names
 from domain.read_model import HIDDEN_KIND, GameView, SideView, UnitView, redact_view
-from domain.words import Names, humanise, point_text, unit_labels
+from domain.words import Names, capitalised, humanise, point_text, unit_labels
 
 NOT_APPLICABLE = "-"
 """A cell with nothing to say (a card's damage, a face-down stack's status)."""
@@ -32,10 +32,6 @@ def side_label(side: SideView) -> str:
     if side.id in side_names([side]) or side.id == side.name:
         return side.name
     return f"{side.name} ({side.id})"
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _where(unit: UnitView) -> str:
@@ -90,7 +86,7 @@ def _unit_rows(view: GameView) -> list[tuple[str, ...]]:
         (
             label,
             sides.get(side, humanise(side)),
-            _capital(humanise(kind)),
+            capitalised(humanise(kind)),
             where,
             damage,
             humanise(status) if status else NOT_APPLICABLE,

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.errors import InvalidCommand
+from domain.words import capitalised
 
 Json = Any
 FieldKind = Literal["one", "many", "point", "number", "integer", "flag"]
@@ -431,8 +432,7 @@ def menu_from_legal(
 
 
 def _label(name: str) -> str:
-    words = name.replace("_", " ").replace(".", " ").strip()
-    return words[:1].upper() + words[1:]
+    return capitalised(name.replace("_", " ").replace(".", " ").strip())
 
 
 def _value_label(value: Json, names: Mapping[str, str]) -> str:

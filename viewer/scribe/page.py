@@ -31,7 +31,7 @@ from domain.scribe import table as T
 from domain.scribe.menu import MenuOrder, build_command, missing
 from domain.scribe.probe import preview, probe
 from domain.store import GameStore
-from domain.words import Names
+from domain.words import Names, capitalised
 from viewer.board_input import as_click, board_input
 from viewer.figures import board_height, board_json, view_names
 from viewer.safe_text import escape_markdown as _md
@@ -356,7 +356,7 @@ def _store_order(store: GameStore, state: GameState, pending: dict[str, Any]) ->
         )
     except OrderConflict as exc:
         _reset_order()
-        _flash("warning", exc.message[:1].upper() + exc.message[1:])
+        _flash("warning", capitalised(exc.message))
         st.rerun()
     except WakeError as exc:
         st.session_state.pop(PENDING, None)

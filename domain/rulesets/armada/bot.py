@@ -429,18 +429,22 @@ def quick_final(
 ) -> Pose:
     """The final pose of a course, as :func:`.maneuver.execute` computes it, without building
     the tool's shapes (the bot scores many courses; a test keeps the two in step)."""
-    local, heading = _course_offset(
+    local, heading = _course_offset(*_tool_key(size, tool), tuple(course), side)
+    wx, wy = start.to_world(local)
+    return Pose(wx, wy, start.heading + heading).rounded()
+
+
+def _tool_key(size: Size, tool: ManeuverTool) -> tuple[float, float, float, float, float, float]:
+    """What a course's offset depends on besides the course: the base and the tool (the key of
+    :func:`_offset_table` and the first arguments of :func:`_course_offset`)."""
+    return (
         size.width,
         size.length,
         tool.width,
         tool.first_segment,
         tool.part_segment,
         tool.click_degrees,
-        tuple(course),
-        side,
     )
-    wx, wy = start.to_world(local)
-    return Pose(wx, wy, start.heading + heading).rounded()
 
 
 @lru_cache(maxsize=256)
@@ -570,14 +574,8 @@ def _scored_courses(
     hw, hh = size.width / 2, size.length / 2
     segment = tool.first_segment + tool.part_segment
     half_length = size.length / 2
-    offsets = _offset_table(
-        size.width,
-        size.length,
-        tool.width,
-        tool.first_segment,
-        tool.part_segment,
-        tool.click_degrees,
-    )
+    key = _tool_key(size, tool)
+    offsets = _offset_table(*key)
     enemy = nearest[0]
     ex, ey = enemy.position if enemy is not None else (0.0, 0.0)
     isfinite, dist, atan2, degrees = math.isfinite, math.dist, math.atan2, math.degrees
@@ -587,16 +585,7 @@ def _scored_courses(
     for speed, course, side in options:
         offset = offsets.get((course, side))
         if offset is None:
-            offset = offsets[(course, side)] = _course_offset(
-                size.width,
-                size.length,
-                tool.width,
-                tool.first_segment,
-                tool.part_segment,
-                tool.click_degrees,
-                course,
-                side,
-            )
+            offset = offsets[(course, side)] = _course_offset(*key, course, side)
         (lx, ly), turn = offset
         wx, wy, wh = a * lx + b * ly + xoff, d * lx + e * ly + yoff, start_heading + turn
         if not (isfinite(wx) and isfinite(wy) and isfinite(wh)):
