@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -39,7 +40,7 @@ from domain.record import build_record, verify_record
 from domain.scribe import table as T
 from domain.scribe.start import bundled_scenarios, start_game
 from domain.store import GameStore
-from tests.benchmarks.st_client import WatchingClient, watch_all
+from tests.benchmarks.st_client import ClientsApart, WatchingClient
 from tests.browser.conftest import CHROMIUM_FLAGS
 from tests.browser.scribe_helpers import ScriptedScribe, settle
 from tests.helpers import ROOT
@@ -72,12 +73,24 @@ SEEN_JS = """() => {
 # poll from here would add its own round of 30 pages to every delay.
 
 
+TRACE_HOOK = Path(__file__).parent / "trace_hook"  # sitecustomize: the server's watch trace
+
+
 def _serve(store: str, *args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A scribe server on a free port; its output goes to ``bench-scribe-PORT.log`` and its
+    pages' runs and watch ticks to ``bench-scribe-PORT.trace`` in the temporary directory."""
     port = free_port(0)
     url = f"http://127.0.0.1:{port}"
     log = open(Path(tempfile.gettempdir()) / f"bench-scribe-{port}.log", "wb")  # noqa: SIM115
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TRACE_HOOK), env.get("PYTHONPATH")]))
+    env["WAKE_WATCH_TRACE"] = _trace_of(url)
     proc = subprocess.Popen(
-        streamlit_command(port, ["--store", store, *args]), cwd=ROOT, stdout=log, stderr=log
+        streamlit_command(port, ["--store", store, *args]),
+        cwd=ROOT,
+        stdout=log,
+        stderr=log,
+        env=env,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -220,9 +233,11 @@ def load(
     contexts = []
     lock = threading.Lock()
     watchers: list[tuple[int, WatchingClient]] = []
+    apart: ClientsApart | None = None
     try:
         opened = time.monotonic()
         pages = []
+        watching: list[tuple[int, str]] = []  # (game, query) of each websocket client
         for i in range(clients):
             g = i % games
             key = links[g][["umpire", "kriegsmarine", "royal_navy"][(i // games) % 3]]
@@ -234,15 +249,12 @@ def load(
                 page.goto(f"{url}/record?key={key}")
                 pages.append((g, page))
             else:
-                watchers.append((g, WatchingClient(url, "record", f"key={key}")))
-        watching = threading.Thread(target=watch_all, args=([c for _, c in watchers],))
-        watching.start()
+                watching.append((g, f"key={key}"))
+        apart = ClientsApart(url, "record", [query for _, query in watching])
         for _, page in pages:
             settle(page, "Latest events")
             page.evaluate(SEEN_JS)
-        deadline = time.monotonic() + 300
-        while not all(c.opened() for _, c in watchers) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        apart.wait_opened(300)
         opened = time.monotonic() - opened
         cpu = _cpu_seconds(proc.pid)
         stop = time.monotonic() + seconds
@@ -281,9 +293,7 @@ def load(
         for thread in writers:
             thread.join()
         time.sleep(5.0)  # the last orders reach the pages
-        for _, client in watchers:
-            client.until = 0.0
-        watching.join()
+        watchers = list(zip([g for g, _ in watching], apart.stop(), strict=True))
         rss = _peak_rss_mb(proc.pid)
         cpu = _cpu_seconds(proc.pid) - cpu
         seen = [(g, page.evaluate("() => window.__wakeSeen")) for g, page in pages]
@@ -308,8 +318,33 @@ def load(
                     delays.append(max(0.0, first - at))
             if missed_here:
                 last = f"event {times[-1][0]}" if times else "nothing"
-                stalled.append(f"{kinds[i]} {i} (game {g}) missed {missed_here}; saw {last} last")
+                said = f"{kinds[i]} {i} (game {g}) missed {missed_here}; saw {last} last"
+                if i >= len(pages):
+                    c = watchers[i - len(pages)][1]
+                    said += (
+                        f"; session {c.session}, {c.ticks} ticks asked (the last at "
+                        f"{c.last_tick:.3f}), the last run finished at {c.last_finished:.3f}"
+                    )
+                stalled.append(said)
         delays.sort()
+        Path(_trace_of(url)).with_suffix(".json").write_text(
+            json.dumps(
+                {
+                    "stored": [[g, seq, at] for (g, seq), at in sorted(stored.items())],
+                    "pages": [
+                        {
+                            "kind": kinds[i],
+                            "game": g,
+                            "seen": shown,
+                            "session": watchers[i - len(pages)][1].session
+                            if i >= len(pages)
+                            else "",
+                        }
+                        for i, (g, shown) in enumerate(seen)
+                    ],
+                }
+            )
+        )  # beside the trace: when each order was stored and when each page showed what
         lost = duplicated = 0
         for g, gid in enumerate(ids):
             header, facts = store.facts(gid)
@@ -333,12 +368,18 @@ def load(
         for error in errors + stalled + [e for _, c in watchers for e in c.errors]:
             print(f"  ({error})")
     finally:
-        for _, client in watchers:
-            client.until = 0.0
+        if apart is not None:
+            apart.stop()
         for context in contexts:
             context.close()
         proc.terminate()
         proc.wait(timeout=30)
+        print(f"  (the server's watch trace: {_trace_of(url)})")
+
+
+def _trace_of(url: str) -> str:
+    """Where ``_serve`` has the server on ``url`` log its pages' runs and watch ticks."""
+    return str(Path(tempfile.gettempdir()) / f"bench-scribe-{url.rsplit(':', 1)[1]}.trace")
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from domain.engine import GameState, bot_order, bot_secret, decode, named_refusal
 from domain.errors import OrderConflict, WakeError
@@ -56,6 +57,8 @@ LOG_LINES = 12
 REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere (on a loaded
 # server 0.5 s ticks queued up behind full reruns, dozens at a time in the server's log)
 FLASH_SECONDS = 10.0  # how long a message stays on the page
+TRACE = logging.getLogger("wake.scribe.watch")  # each run and watch tick, for finding a page
+# that stopped following its game (debug level; the load benchmark turns it on)
 
 
 @st.cache_resource(max_entries=4)
@@ -124,8 +127,10 @@ def run(args: argparse.Namespace, access: T.Access) -> None:
             )
         _reset_order()
     st.session_state[SEEN] = seen
+    TRACE.debug("run %s: event %s", _session(), state.seq)
     _page(store, state, access)
     _watch(store, game_id)  # last: a rerun the page asks for comes before it is registered
+    TRACE.debug("sent %s: event %s", _session(), state.seq)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -133,15 +138,23 @@ def _watch(store: GameStore, game_id: str) -> None:
     """Reload the page when another device changed the game (within about a second)."""
     seen = st.session_state.get(SEEN)
     if seen is None:
+        TRACE.debug("tick %s: nothing seen yet", _session())
         return
     try:
         now = T.current_game(store, game_id)
         moved = now != seen[0] or store.moved_on(now, seen[1])
     except Exception:  # a busy store now: look again at the next tick
-        logging.getLogger("wake.scribe").debug("watching the game failed", exc_info=True)
+        TRACE.debug("tick %s: watching the game failed", _session(), exc_info=True)
         return
+    TRACE.debug("tick %s: seen event %s, moved on %s", _session(), seen[1], moved)
     if moved:
         st.rerun(scope="app")
+
+
+def _session() -> str:
+    """This page's Streamlit session, to tell pages apart in the trace."""
+    ctx = get_script_run_ctx()
+    return ctx.session_id[:8] if ctx is not None else "-"
 
 
 def _status(state: GameState, access: T.Access) -> list[str | None]:
