@@ -77,6 +77,11 @@ def serve_by_route() -> None:
     _by_route = True
 
 
+def served_by_route() -> bool:
+    """Whether this process is Wake's server (``viewer/wake_asgi.py``), with its own routes."""
+    return _by_route
+
+
 def assembled(name: str, digest: str) -> Assembled | None:
     """The files of component ``name`` at ``digest``, if this process made them."""
     return _assembled.get((name, digest))

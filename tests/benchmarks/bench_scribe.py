@@ -234,6 +234,7 @@ def load(
     lock = threading.Lock()
     watchers: list[tuple[int, WatchingClient]] = []
     apart: ClientsApart | None = None
+    wire: dict[int, dict[str, Any]] = {}  # a Chromium page's websocket frames and console
     try:
         opened = time.monotonic()
         pages = []
@@ -246,6 +247,7 @@ def load(
                 context.set_default_timeout(120_000)
                 contexts.append(context)
                 page = context.new_page()
+                wire[id(page)] = _wire_watch(page)
                 page.goto(f"{url}/record?key={key}")
                 pages.append((g, page))
             else:
@@ -325,6 +327,9 @@ def load(
                         f"; session {c.session}, {c.ticks} ticks asked (the last at "
                         f"{c.last_tick:.3f}), the last run finished at {c.last_finished:.3f}"
                     )
+                else:
+                    page = pages[i][1]
+                    said += f"; {_wire_said(wire[id(page)], page)}"
                 stalled.append(said)
         delays.sort()
         Path(_trace_of(url)).with_suffix(".json").write_text(
@@ -377,6 +382,46 @@ def load(
         print(f"  (the server's watch trace: {_trace_of(url)})")
 
 
+def _wire_watch(page: Any) -> dict[str, Any]:
+    """Note a Chromium page's websocket traffic and console, to tell, when it stops showing
+    events, a page that stopped asking (its fragment timer) from a connection that died."""
+    wire: dict[str, Any] = {"sockets": 0, "sent": 0, "got": 0, "last_sent": 0.0, "closed": 0}
+    wire["console"] = []
+
+    def socket(ws: Any) -> None:
+        wire["sockets"] += 1
+
+        def sent(_: Any) -> None:
+            wire["sent"] += 1
+            wire["last_sent"] = time.time()
+
+        def got(_: Any) -> None:
+            wire["got"] += 1
+
+        def closed(_: Any) -> None:
+            wire["closed"] += 1
+
+        ws.on("framesent", sent)
+        ws.on("framereceived", got)
+        ws.on("close", closed)
+
+    page.on("websocket", socket)
+    page.on("console", lambda msg: wire["console"].append(f"{msg.type}: {msg.text}"[:200]))
+    return wire
+
+
+def _wire_said(wire: dict[str, Any], page: Any) -> str:
+    state = page.evaluate(
+        "() => [document.visibilityState, document.hasFocus(), "
+        "(document.querySelector('[data-testid=stStatusWidget]') || {}).innerText || '']"
+    )
+    return (
+        f"{wire['sockets']} websockets ({wire['closed']} closed), {wire['sent']} frames sent "
+        f"(the last at {wire['last_sent']:.3f}), {wire['got']} received; page {state}; "
+        f"console: {wire['console'][-5:]}"
+    )
+
+
 def _trace_of(url: str) -> str:
     """Where ``_serve`` has the server on ``url`` log its pages' runs and watch ticks."""
     return str(Path(tempfile.gettempdir()) / f"bench-scribe-{url.rsplit(':', 1)[1]}.trace")
@@ -398,6 +443,9 @@ def main() -> None:
         "--games", default="1,10", help="numbers of games under load, comma-separated"
     )
     parser.add_argument("--seconds", type=float, default=0.0, help="the load's length")
+    parser.add_argument(
+        "--browsers", type=int, default=0, help="how many of the pages are Chromium pages"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -421,7 +469,7 @@ def main() -> None:
             )
             print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             clients = 6 if args.quick else 30
-            browsers = 1 if args.quick else 3
+            browsers = args.browsers or (1 if args.quick else 3)
             for kind in ("sqlite", "pg") if args.postgres else ("sqlite",):
                 for games in (int(n) for n in args.games.split(",")):
                     if kind == "pg":

@@ -3,15 +3,17 @@ client speaking Streamlit's own protocol, as its frontend does, to measure the s
 than thirty Chromium renderers on a two-core machine.
 
 It asks for a page (``page_name``, ``query_string``: a capability link's key), re-runs each
-fragment at the interval the server asks for (``auto_rerun``, how the page watches for another
-device's order), and notes, on the machine's clock, when each event number first shows in the
-page's caption ("… · event N · …"). It sends no widget states: it watches, as a side's phone
-on the table does between its own orders.
+fragment at the interval the server asks for (``auto_rerun``), does what the scribe page's
+watch component does (``viewer/scribe/static/watch.js``: asks ``/wake-watch/<token>`` and, when
+the game moved on, sets the component's value, which re-runs the page), and notes, on the
+machine's clock, when each event number first shows in the page's caption ("… · event N ·
+…"). It enters no orders: it watches, as a side's phone on the table does between its own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import multiprocessing
 import re
@@ -44,12 +46,18 @@ class WatchingClient:
     until: float = math.inf  # when to stop watching (``time.monotonic``); set from another thread
     _fragments: dict[str, float] = field(default_factory=dict)
     _page_hash: str = ""  # the page the server ran, which a fragment's run must name
+    _token: str = ""  # the position the page's watch component follows
+    _ws: Any = None
+    _follows: set[Any] = field(default_factory=set)  # the component's requests under way
 
-    def _rerun(self, fragment_id: str = "") -> bytes:
+    def _rerun(self, fragment_id: str = "", widget: tuple[str, str] | None = None) -> bytes:
         msg = BackMsg()
         msg.rerun_script.query_string = self.query_string
         msg.rerun_script.page_name = self.page_name
         msg.rerun_script.page_script_hash = self._page_hash
+        if widget is not None:
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id, state.json_value = widget
         if fragment_id:
             msg.rerun_script.fragment_id = fragment_id
             msg.rerun_script.is_auto_rerun = True
@@ -65,6 +73,7 @@ class WatchingClient:
             async with websockets.connect(
                 stream, subprotocols=[websockets.Subprotocol("streamlit")], max_size=None
             ) as ws:
+                self._ws = ws
                 await ws.send(self._rerun())
                 ticker = asyncio.create_task(self._tick(ws))
                 try:
@@ -77,6 +86,10 @@ class WatchingClient:
                             self._read(data)
                 finally:
                     ticker.cancel()
+                    for follow in self._follows:
+                        follow.cancel()
+                    self._follows = set()  # the client goes back to the harness's process:
+                    self._ws = None  # nothing of this process's event loop may stay in it
         except (OSError, websockets.WebSocketException) as exc:
             self.errors.append(f"{type(exc).__name__}: {exc}")
 
@@ -95,10 +108,35 @@ class WatchingClient:
             self.last_finished = time.time()
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element
+            if element.WhichOneof("type") == "component_instance":
+                self._component(element.component_instance)
             if element.WhichOneof("type") == "markdown":
                 found = EVENT.search(element.markdown.body)
                 if found:
                     self.seen.setdefault(int(found.group(1)), time.time())
+
+    def _component(self, instance: Any) -> None:
+        if not instance.component_name.endswith("wake_watch"):
+            return
+        token = str(json.loads(instance.json_args).get("token", ""))
+        if token and token != self._token:
+            self._token = token
+            self._follows.add(asyncio.create_task(self._follow(instance.id, token)))
+
+    async def _follow(self, widget: str, token: str) -> None:
+        """As the watch component: ask until the game moved on, then re-run the page."""
+        while token == self._token and time.monotonic() < self.until:
+            try:
+                status, body = await _get(self.url, f"/wake-watch/{token}")
+            except OSError:
+                await asyncio.sleep(2.0)
+                continue
+            if token != self._token or status != 200:
+                return
+            if json.loads(body).get("moved"):
+                value = json.dumps({"token": token, "why": "moved"})
+                await self._ws.send(self._rerun(widget=(widget, value)))
+                return
 
     async def _tick(self, ws: websockets.ClientConnection) -> None:
         """Re-run each fragment at its interval, as the frontend's timer does."""
@@ -112,6 +150,19 @@ class WatchingClient:
                     self.ticks += 1
                     self.last_tick = time.time()
             await asyncio.sleep(0.05)
+
+
+async def _get(url: str, path: str) -> tuple[int, bytes]:
+    """A GET on ``url`` (``http://host:port``) without a thread: the status and the body."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        data = await reader.read()
+    finally:
+        writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
 
 
 def watch_all(clients: list[WatchingClient]) -> None:

@@ -46,6 +46,7 @@ from viewer.scribe.board import (
     view_for,
 )
 from viewer.scribe.setup import pick_or_start
+from viewer.scribe.watch import watch_in_page
 
 PENDING = "sc_pending"  # an order given, waiting for its dice or cards
 ORDER = "sc_order"  # the key of the menu order being entered
@@ -54,8 +55,8 @@ SEEN = "sc_seen"  # (game, event) the page last showed
 FLASH = "sc_flash"  # a message for the next run: (kind, text)
 CLICK = "sc_click_n"  # the last board click handled
 LOG_LINES = 12
-REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere (on a loaded
-# server 0.5 s ticks queued up behind full reruns, dozens at a time in the server's log)
+REFRESH_SECONDS = 1.0  # how often the page looks for orders entered elsewhere when it cannot
+# ask the watch route (``viewer/scribe/watch.py``: a viewer run without ``wake_asgi.py``)
 FLASH_SECONDS = 10.0  # how long a message stays on the page
 TRACE = logging.getLogger("wake.scribe.watch")  # each run and watch tick, for finding a page
 # that stopped following its game (debug level; the load benchmark turns it on)
@@ -129,13 +130,15 @@ def run(args: argparse.Namespace, access: T.Access) -> None:
     st.session_state[SEEN] = seen
     TRACE.debug("run %s: event %s", _session(), state.seq)
     _page(store, state, access)
-    _watch(store, game_id)  # last: a rerun the page asks for comes before it is registered
+    if not watch_in_page(store, game_id, state.seq):
+        _watch(store, game_id)  # last: a rerun the page asks for comes before it is registered
     TRACE.debug("sent %s: event %s", _session(), state.seq)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
 def _watch(store: GameStore, game_id: str) -> None:
-    """Reload the page when another device changed the game (within about a second)."""
+    """Reload the page when another device changed the game (within about a second): only
+    where the server has no watch route (``viewer.scribe.watch``)."""
     seen = st.session_state.get(SEEN)
     if seen is None:
         TRACE.debug("tick %s: nothing seen yet", _session())

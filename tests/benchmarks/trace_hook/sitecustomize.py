@@ -14,3 +14,21 @@ if _path:
     _trace.addHandler(_handler)
     _trace.setLevel(logging.DEBUG)
     _trace.propagate = False
+
+    # When each page's finished run is handed to its websocket: a page may show an event late
+    # because the script ran late (the run and tick lines above), because the server's event
+    # loop flushed it late (this line), or because the client read it late (the harness).
+    from streamlit.web.server.starlette import starlette_websocket as _ws
+
+    _write = _ws.StarletteSessionClient.write_forward_msg
+    _sessions: dict[int, str] = {}
+
+    def _traced_write(self, msg):  # type: ignore[no-untyped-def]
+        kind = msg.WhichOneof("type")
+        if kind == "new_session" and msg.new_session.initialize.session_id:
+            _sessions[id(self)] = msg.new_session.initialize.session_id[:8]
+        elif kind == "script_finished":
+            _trace.debug("flushed %s: a run", _sessions.get(id(self), "-"))
+        return _write(self, msg)
+
+    _ws.StarletteSessionClient.write_forward_msg = _traced_write
