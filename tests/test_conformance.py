@@ -13,6 +13,7 @@ import pytest
 
 from domain.conformance import check_refusals, check_ruleset
 from domain.ruleset import known_rulesets
+from domain.scribe.start import bundled_scenarios
 from tests.helpers import FIXTURES
 
 CASES = [
@@ -24,6 +25,14 @@ CASES = [
 
 def test_every_ruleset_ships_a_scenario() -> None:
     assert {rid for rid, _ in CASES} == set(known_rulesets())
+
+
+def test_the_fixture_scenarios_are_the_bundled_ones() -> None:
+    """fixtures/scenarios/<ruleset>/ (what ``make fixtures`` records from) holds exactly the
+    scenarios each ruleset ships in its package's data/scenarios/, each the same."""
+    bundled = {(s.ruleset, s.name): s.data for s in bundled_scenarios()}
+    fixtures = {(rid, path.stem): json.loads(path.read_text("utf-8")) for rid, path in CASES}
+    assert fixtures == bundled
 
 
 @pytest.mark.parametrize("rid, path", CASES, ids=[f"{r}-{p.stem}" for r, p in CASES])

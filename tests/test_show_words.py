@@ -20,11 +20,11 @@ import pytest
 from rich.console import Console
 
 from domain.cli.render import state_table
-from domain.engine import apply_fact, new_game
+from domain.engine import apply_fact, header_for, new_game
 from domain.read_model import HIDDEN_KIND, GameView, redact_view
 from domain.record import Record, read_record_file
 from tests.cli_helpers import wake
-from tests.helpers import FIXTURES, RECORDS
+from tests.helpers import FIXTURES, RECORDS, small_scenario
 from tests.words_scan import game_ids, id_pattern, log_problems
 
 FACE_DOWN_ROW = re.compile(r"│ (\d+) face down\s*│ ([^│]*?)\s*│")
@@ -163,3 +163,16 @@ def test_a_table_with_no_unit_yet_says_so() -> None:
     assert "No units in play yet (setup)." in " ".join(out.split())
     code, out, _ = wake("show", str(path), "--event", "40")
     assert code == 0 and "No units in play yet" not in out
+
+
+def test_a_unit_named_by_an_id_reads_as_words() -> None:
+    """A scenario of a player's own may still name a unit by a code (the bundled ones no longer
+    do: ``tests/test_words_scan.py``); ``wake show``'s table writes it as words, as the log
+    does, never the ``snake_case`` id."""
+    scenario = small_scenario()
+    scenario["units"][0]["id"] = scenario["units"][0]["name"] = "merchant_01"
+    header = header_for("morze", scenario, game_id="00000000-0000-4000-8000-0000000000ab", seed=1)
+    state = new_game(header)
+    text = table_text(state.ruleset.read_model(state.rules), 0)
+    assert "merchant 01" in text
+    assert "merchant_01" not in text

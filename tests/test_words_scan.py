@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from domain.engine import header_for, new_game
 from domain.record import read_record_file
+from domain.scribe.start import bundled_scenarios
 from tests.helpers import RECORDS
-from tests.words_scan import game_views, problems, scan_game
+from tests.words_scan import game_views, id_like_name, problems, scan_game
 from viewer.timeline import Timeline
 
 BOARD_TRACES_JS = Path(__file__).resolve().parents[1] / "viewer/scrubber/static/board-traces.js"
@@ -36,6 +38,42 @@ def test_the_scan_finds_what_it_looks_for() -> None:
     # an id inside a longer id or a word is not the unit
     assert problems("tie_10 and victory_points", {"tie_1": "TIE", "victory": "V"}) == []
     assert problems("Andromeda (P1) hits Gwazine (P2)", {"P1-b1-V1": "Andromeda"}) == []
+
+
+def test_an_id_for_a_name_is_found() -> None:
+    assert id_like_name("merchant_01", "merchant_01")
+    assert id_like_name("tb1", "tb1")
+    assert id_like_name("s_1", "s1")  # a code, not the id
+    assert id_like_name("hood", "hood")
+    assert id_like_name("HMS Hood", "HMS Hood")  # the id itself, however written
+    assert not id_like_name("merchant_01", "SS Empire Heron")
+    assert not id_like_name("u_1", "U-47")
+    assert not id_like_name("nurnberg", "Nürnberg")
+    assert not id_like_name("fort_morgan.water_battery", "Fort Morgan: Water battery")
+
+
+def test_every_bundled_scenario_names_its_units_as_players_do() -> None:
+    """Issue 21 item 7: every unit of every scenario a ruleset ships has a display name a
+    player says ("SS Empire Heron", "U-47", "S-38"), not its id or an id-like code
+    (``merchant_01``, ``s1``): the scans above cannot tell a name equal to its id from a name.
+    The units are read from each ruleset's read model at the start of a game (SHIPS' fleets are
+    built from its cards during setup, so its scenarios place none)."""
+    found: list[str] = []
+    checked: set[str] = set()
+    for scenario in bundled_scenarios():
+        header = header_for(
+            scenario.ruleset,
+            scenario.data,
+            game_id="00000000-0000-4000-8000-000000000000",
+            seed=1,
+        )
+        state = new_game(header)
+        for unit in state.ruleset.read_model(state.rules).units:
+            checked.add(scenario.ruleset)
+            if id_like_name(unit.id, unit.name):
+                found.append(f"{scenario.ruleset}/{scenario.name}: {unit.id} named {unit.name!r}")
+    assert checked >= {"morze", "iron_oak", "armada"}
+    assert not found, f"{len(found)} units named by an id, e.g. " + "; ".join(found[:10])
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -81,6 +81,17 @@ def id_pattern(unit_id: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w./-])" + re.escape(unit_id) + r"(?![\w/-])")
 
 
+LOWER_CODE = re.compile(r"[a-z0-9_.-]+")
+"""A name written as a code (``merchant_01``, ``s1``, ``hood``): no capital, no space."""
+
+
+def id_like_name(unit_id: str, name: str) -> bool:
+    """Whether ``name``, a unit's display name, is an id rather than a name a player says:
+    the unit's own id, or a lower-case code. :func:`problems` cannot see such a name (an id
+    equal to its name is not looked for), so the scenarios' data is checked for it."""
+    return name == unit_id or LOWER_CODE.fullmatch(name) is not None
+
+
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
