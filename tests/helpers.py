@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import uuid
+from collections.abc import MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +66,45 @@ def run_sql(path: str, statement: str, *args: object) -> None:
     con.execute(statement, args)
     con.commit()
     con.close()
+
+
+def asgi_get(
+    app: Any, path: str, headers: list[tuple[bytes, bytes]] | None = None, *, held: bool = False
+) -> tuple[int, dict[str, str], bytes]:
+    """One GET through an ASGI app: status, headers (lower-cased names) and body. ``held``:
+    the client keeps its request open (a long poll), instead of having sent it all.
+
+    The call runs on a thread of its own: earlier tests in the same process (Playwright's sync
+    API) may leave an event loop running in this one, where asyncio.run refuses to start."""
+    sent: list[MutableMapping[str, Any]] = []
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": headers or [],
+        "scheme": "http",
+        "server": ("127.0.0.1", 80),
+        "client": ("127.0.0.1", 5000),
+        "root_path": "",
+    }
+
+    async def receive() -> dict[str, Any]:
+        if held:
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result(timeout=120)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return (
+        int(start["status"]),
+        {k.decode().lower(): v.decode() for k, v in start["headers"]},
+        body,
+    )

@@ -5,17 +5,14 @@ the plotly.js bundle that matches the installed ``plotly``."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import re
-from collections.abc import MutableMapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.applications import Starlette
 
+from tests.helpers import asgi_get
 from viewer import components
 from viewer.asset_route import IMMUTABLE, asset_routes
 from viewer.scrubber import SCRIPTS, STATIC
@@ -23,38 +20,7 @@ from viewer.scrubber import SCRIPTS, STATIC
 
 def _get(app: Starlette, path: str, gzip_ok: bool = False) -> tuple[int, dict[str, str], bytes]:
     """One GET through the ASGI app: status, headers, body."""
-    sent: list[MutableMapping[str, Any]] = []
-    headers = [(b"accept-encoding", b"gzip")] if gzip_ok else []
-    scope = {
-        "type": "http",
-        "method": "GET",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "headers": headers,
-        "scheme": "http",
-        "server": ("127.0.0.1", 80),
-        "client": ("127.0.0.1", 5000),
-        "root_path": "",
-    }
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    # A thread of its own: earlier tests in the same process (Playwright's sync API) may leave
-    # an event loop running in this one, where asyncio.run refuses to start.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, app(scope, receive, send)).result()
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return (
-        int(start["status"]),
-        {k.decode().lower(): v.decode() for k, v in start["headers"]},
-        body,
-    )
+    return asgi_get(app, path, [(b"accept-encoding", b"gzip")] if gzip_ok else [])
 
 
 @pytest.fixture

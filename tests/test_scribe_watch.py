@@ -4,11 +4,8 @@ from nothing else: the token is the only key, never a game id, and an unknown on
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
-from collections.abc import MutableMapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,37 +16,14 @@ from domain.engine import bot_order
 from domain.scribe import table as T
 from domain.scribe.start import bundled_scenarios, start_game
 from domain.store import GameStore
+from tests.helpers import asgi_get
 from viewer.scribe import watch as W
 
 
 def _get(app: Starlette, path: str) -> tuple[int, dict[str, Any]]:
-    """One GET through the ASGI app, on a thread of its own (see test_component_assets)."""
-    sent: list[MutableMapping[str, Any]] = []
-    scope = {
-        "type": "http",
-        "method": "GET",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "headers": [],
-        "scheme": "http",
-        "server": ("127.0.0.1", 80),
-        "client": ("127.0.0.1", 5000),
-        "root_path": "",
-    }
-
-    async def receive() -> dict[str, Any]:
-        await asyncio.sleep(3600)  # the page keeps its request open
-        return {"type": "http.disconnect"}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, app(scope, receive, send)).result(timeout=60)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return int(start["status"]), json.loads(body)
+    """One GET through the ASGI app, the request kept open as the page keeps it."""
+    status, _, body = asgi_get(app, path, held=True)
+    return status, json.loads(body)
 
 
 @pytest.fixture
