@@ -1,4 +1,4 @@
-"""Wake's viewer server: the Streamlit app (``viewer/app.py``) as an ``st.App`` with one more
+"""Wake's viewer server: the Streamlit app (``viewer/app.py``) as an ``st.App`` with two more
 routes: the components' files served for good (``viewer/asset_route.py``) and a scribe's
 page asking whether its game moved on (``viewer/scribe/watch.py``). ``wake view``,
 ``wake serve`` and ``wake scribe`` run this file with ``streamlit run``, which finds ``app``

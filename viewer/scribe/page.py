@@ -46,7 +46,7 @@ from viewer.scribe.board import (
     view_for,
 )
 from viewer.scribe.setup import pick_or_start
-from viewer.scribe.watch import watch_in_page
+from viewer.scribe.watch import moved_on, watch_in_page
 
 PENDING = "sc_pending"  # an order given, waiting for its dice or cards
 ORDER = "sc_order"  # the key of the menu order being entered
@@ -144,8 +144,7 @@ def _watch(store: GameStore, game_id: str) -> None:
         TRACE.debug("tick %s: nothing seen yet", _session())
         return
     try:
-        now = T.current_game(store, game_id)
-        moved = now != seen[0] or store.moved_on(now, seen[1])
+        moved = moved_on(store, seen[0], seen[1])
     except Exception:  # a busy store now: look again at the next tick
         TRACE.debug("tick %s: watching the game failed", _session(), exc_info=True)
         return

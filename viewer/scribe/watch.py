@@ -124,6 +124,12 @@ class Watches:
 WATCHES = Watches()
 
 
+def moved_on(store: GameStore, game_id: str, seq: int) -> bool:
+    """Whether a page showing ``game_id`` at event ``seq`` is behind: an order appended, or a
+    take-back that moved play to another line."""
+    return T.current_game(store, game_id) != game_id or store.moved_on(game_id, seq)
+
+
 async def _watch(request: Request) -> Response:
     token = str(request.path_params["token"])
     headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
